@@ -1,0 +1,5 @@
+import sys
+
+from kbcheck.cli import main
+
+sys.exit(main())

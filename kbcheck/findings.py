@@ -1,0 +1,97 @@
+"""Findings are data: immutable, 1-based, with a line-free fingerprint.
+
+A rule yields `Problem`s (where and what); the engine stamps them with the
+rule's id, name and effective severity and turns them into `Finding`s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What a rule reports: a place and a message, before the engine stamps it."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    subject: str
+    end_line: int | None = None
+    #: about the whole file (KB008): kept by `--filter added` for touched files
+    file_level: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reported problem, as every output format sees it."""
+
+    rule: str
+    name: str
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    end_line: int
+    message: str
+    subject: str
+    fingerprint: str
+    file_level: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        """The SPEC's JSON shape of one finding."""
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "message": self.message,
+            "subject": self.subject,
+            "fingerprint": self.fingerprint,
+        }
+
+
+def fingerprint(rule: str, path: str, subject: str, occurrence: int) -> str:
+    """A finding's identity without its line number (as detect-secrets does).
+
+    `occurrence` counts earlier findings with the same rule, path and subject
+    in the same file, so two identical claims stay distinct while unrelated
+    lines moving around changes nothing.
+    """
+    key = "\0".join((rule, path, subject, str(occurrence)))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def sort_key(finding: Finding) -> tuple[str, int, int, str]:
+    """Stable report order: by file, line, column, rule."""
+    return (finding.path, finding.line, finding.column, finding.rule)
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of one `check` run, handed to a reporter."""
+
+    findings: tuple[Finding, ...]
+    #: how many files the run selected and checked
+    files: int
+    #: findings dropped by inline comments, config ignores or the baseline
+    suppressed: int = 0
+    #: one-line notices (a skipped binary file, a missing card): shown on stderr by text
+    notices: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "warning")
