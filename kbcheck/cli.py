@@ -1,0 +1,263 @@
+"""The command line: `main(argv) -> int`, one function per subcommand.
+
+Exit status: 0 clean, 1 findings at error severity (warnings too with
+`--strict`), 2 usage, configuration or repository errors, printed as one line
+on stderr. Heavy modules are imported inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from kbcheck import __version__
+from kbcheck.errors import KbcheckError, UsageError
+
+FORMATS = ("text", "json", "sarif", "github", "gitlab")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kbcheck",
+        description="Keep a git-hosted research knowledge base honest: sourced trends, "
+        "discussed references, traceable numbers, writers in their own inbox.",
+    )
+    parser.add_argument("--version", action="version", version=f"kbcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="check the knowledge base (the pre-commit hook and CI job)")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check (default: by mode)")
+    mode = check.add_mutually_exclusive_group()
+    mode.add_argument("--staged", action="store_const", const="staged", dest="mode",
+                      help="check staged files, as they are in the index")
+    mode.add_argument("--all", action="store_const", const="all", dest="mode",
+                      help="check every tracked file as it is in the working tree")
+    mode.add_argument("--diff", metavar="REV", dest="rev",
+                      help="check the files that the commits REV..HEAD changed, at HEAD")
+    check.add_argument("--filter", choices=("added", "file", "all"),
+                       help="report findings on added lines, in touched files, or everywhere "
+                       "(default: added for --diff, file otherwise)")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    base = check.add_mutually_exclusive_group()
+    base.add_argument("--baseline", action="store_true", default=None, dest="baseline",
+                      help="report only findings not accepted in the baseline (default when it exists)")
+    base.add_argument("--no-baseline", action="store_false", dest="baseline", help="ignore the baseline")
+    check.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    check.add_argument("--select", metavar="RULES", help="run only these rules, comma-separated (e.g. KB007)")
+    check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
+    check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    check.set_defaults(handler=cmd_check)
+
+    digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
+    digest.add_argument("--since", metavar="REV", help="compare from REV (default: the baseline commit)")
+    digest.add_argument("--to", metavar="REV", help="compare to REV (default: HEAD)")
+    digest.add_argument("--manifest", metavar="FILE", help="take the items from a manifest instead of the diff")
+    digest.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    digest.add_argument("--lang", choices=("zh", "en"), help="language of the markdown (default: config lang)")
+    digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    digest.add_argument("--config", metavar="FILE", help="configuration file")
+    digest.set_defaults(handler=cmd_digest)
+
+    baseline = sub.add_parser("baseline", help="record or show the accepted findings")
+    bsub = baseline.add_subparsers(dest="baseline_command", metavar="ACTION", required=True)
+    update = bsub.add_parser("update", help="record REV (default HEAD) and its findings")
+    update.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
+    update.add_argument("--config", metavar="FILE", help="configuration file")
+    update.set_defaults(handler=cmd_baseline_update)
+    show = bsub.add_parser("show", help="show the recorded baseline")
+    show.add_argument("--config", metavar="FILE", help="configuration file")
+    show.set_defaults(handler=cmd_baseline_show)
+
+    rules = sub.add_parser("rules", help="list the rules, their severities and whether they are enabled")
+    rules.add_argument("--config", metavar="FILE", help="configuration file")
+    rules.set_defaults(handler=cmd_rules)
+    explain = sub.add_parser("explain", help="explain a rule: what, why, examples, fix, suppress")
+    explain.add_argument("rule", metavar="KBnnn")
+    explain.set_defaults(handler=cmd_explain)
+    init = sub.add_parser("init", help="write a commented .kbcheck.toml with every default")
+    init.add_argument("--force", action="store_true", help="overwrite an existing .kbcheck.toml")
+    init.set_defaults(handler=cmd_init)
+    demo = sub.add_parser("demo", help="run hook, check and digest on a bundled sample knowledge base")
+    demo.set_defaults(handler=cmd_demo)
+    cache = sub.add_parser("cache", help="manage the parse cache")
+    csub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    clear = csub.add_parser("clear", help="remove the parse cache under the git directory")
+    clear.set_defaults(handler=cmd_cache_clear)
+    return parser
+
+
+# -- shared set-up --------------------------------------------------------------
+def _repository():  # type: ignore[no-untyped-def]
+    from kbcheck.git import open_repository
+
+    return open_repository(Path.cwd())
+
+
+def _config(repo, config_file: str | None):  # type: ignore[no-untyped-def]
+    from kbcheck.config import load_config
+
+    return load_config(repo.root, config_file)
+
+
+def _select(value: str | None) -> frozenset[str] | None:
+    if not value:
+        return None
+    from kbcheck.rules import get_rule
+
+    return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
+
+
+def _notice(lines: Sequence[str], err: TextIO) -> None:
+    for line in lines:
+        print(f"kbcheck: {line}", file=err)
+
+
+# -- commands -------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.baseline import accepted_fingerprints
+    from kbcheck.engine import RunOptions, check
+    from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.reporters import render
+    from kbcheck.rules import all_rules
+    from kbcheck.sources import select
+
+    mode = "diff" if args.rev else args.mode
+    if args.filter in ("added",) and mode not in ("staged", "diff", None):
+        raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
+    select_rules = _select(args.select)
+    repo = _repository()
+    config = _config(repo, args.config)
+    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, cli_author=args.author)
+    filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
+    accepted = accepted_fingerprints(repo, config, args.baseline)
+    kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
+    report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
+    kb.flush()
+    _notice(report.notices, err)
+    color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
+    render(args.format, report, all_rules(), out, color=color)
+    if report.errors or (args.strict and report.warnings):
+        return 1
+    return 0
+
+
+def _cache_factory(repo):  # type: ignore[no-untyped-def]
+    from kbcheck.cache import BlobCache
+
+    return lambda namespace: BlobCache(repo.git_dir, namespace, __version__)
+
+
+def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.digest import run_digest
+
+    repo = _repository()
+    config = _config(repo, args.config)
+    return run_digest(repo, config, args, out, err)
+
+
+def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.baseline import update_baseline
+
+    repo = _repository()
+    return update_baseline(repo, _config(repo, args.config), args.rev, out)
+
+
+def cmd_baseline_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.baseline import show_baseline
+
+    repo = _repository()
+    return show_baseline(repo, _config(repo, args.config), out)
+
+
+def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.config import Config
+    from kbcheck.rules import all_rules
+
+    config = Config()
+    try:
+        repo = _repository()
+        config = _config(repo, args.config)
+    except KbcheckError:
+        if args.config:
+            raise
+    rows = [("id", "name", "severity", "enabled", "summary")]
+    for rule in all_rules().values():
+        severity = config.severity.get(rule.id) or rule.severity
+        if rule.severity_by_kind and rule.id not in config.severity:
+            severity += " (" + ", ".join(f"{s} in {k}s" for k, s in rule.severity_by_kind) + ")"
+        rows.append((rule.id, rule.name, severity, "no" if rule.id in config.ignore else "yes", rule.summary))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4], file=out)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.rules import get_rule
+
+    rule = get_rule(args.rule)
+    print(f"{rule.id} {rule.name} (default severity: {rule.severity})\n", file=out)
+    print(rule.doc, file=out)
+    return 0
+
+
+def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.config import write_init
+
+    root = Path.cwd()
+    try:
+        root = _repository().root
+    except KbcheckError:
+        pass
+    path = write_init(root, force=args.force)
+    print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.demo import run_demo
+
+    return run_demo(out)
+
+
+def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.cache import clear_cache
+
+    repo = _repository()
+    clear_cache(repo.git_dir)
+    print("kbcheck cache cleared", file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run kbcheck; returns the exit status instead of exiting (tests call this)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage message
+        return 0 if exc.code in (0, None) else 2
+    if not getattr(args, "handler", None):
+        parser.print_help(out)
+        return 2
+    try:
+        return int(args.handler(args, out, err))
+    except KbcheckError as exc:
+        print(f"kbcheck: error: {exc}", file=err)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("kbcheck: interrupted", file=err)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback; KBCHECK_DEBUG shows it
+        if os.environ.get("KBCHECK_DEBUG"):
+            raise
+        print(f"kbcheck: internal error: {type(exc).__name__}: {exc} (set KBCHECK_DEBUG=1 for details)", file=err)
+        return 2

@@ -1,0 +1,218 @@
+"""Paper and repo cards: YAML frontmatter read safely, checked, summarised.
+
+A `Card` keeps what rules and the digest need (id, fields, the numbers it
+contains, its problems for KB008) and nothing else, so it pickles small for
+the blob cache. Malformed YAML is a problem on the card, never an exception.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from kbcheck.model.citations import scan_prose
+from kbcheck.model.claims import numeric_values
+from kbcheck.model.ids import arxiv_to_file_stem, is_arxiv_id, normalize_arxiv, normalize_repo
+
+PAPER, REPO = "paper_card", "repo_card"
+REQUIRED = {PAPER: ("arxiv", "title"), REPO: ("repo",)}
+_FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
+_SEQ_PREFIX = re.compile(r"^\d+-(?P<rest>.+)\.md$", re.IGNORECASE)
+_MAX_NODES = 5000
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """A reason the card is malformed (KB008), with its 1-based line."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card's frontmatter summary."""
+
+    path: str
+    kind: str
+    #: the normalised id: from the frontmatter when valid, else from the file name
+    id: str | None
+    fields: dict[str, Any]
+    #: every numeric value in frontmatter and body (dates and ids excluded)
+    numbers: frozenset[float]
+    problems: tuple[CardProblem, ...] = ()
+    #: first line of the body after the frontmatter (1-based), for parsing the body
+    body_line: int = 1
+    has_body: bool = False
+
+    @property
+    def title(self) -> str:
+        return str(self.fields.get("title") or self.fields.get("repo") or self.id or self.path)
+
+    def number_field(self, name: str) -> float | None:
+        """A numeric frontmatter field, or None when absent or not a number."""
+        value = self.fields.get(name)
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value.replace(",", "").strip())
+            except ValueError:
+                return None
+        return None
+
+
+def file_id(path: str, kind: str) -> str | None:
+    """The id a card's file name carries: `1695-2610-02076.md` -> `2610-02076` stem."""
+    name = path.rsplit("/", 1)[-1]
+    m = _SEQ_PREFIX.match(name)
+    if not m:
+        return None
+    return m.group("rest").lower()
+
+
+def paper_id_from_stem(stem: str) -> str | None:
+    """`2610-02076` -> `2610.02076`; old style `hep-th-9901001` -> `hep-th/9901001`."""
+    m = re.match(r"^(\d{4})-(\d{4,5})$", stem)
+    if m:
+        return f"{m.group(1)}.{m.group(2)}"
+    m = re.match(r"^([a-z][a-z.-]*)-(\d{7})$", stem)
+    if m:
+        return f"{m.group(1)}/{m.group(2)}"
+    return None
+
+
+def split_frontmatter(text: str) -> tuple[str | None, int, str]:
+    """(frontmatter text or None, 1-based line where the body starts, body)."""
+    if not text.startswith("---"):
+        return None, 1, text
+    bounds = list(_FM_BOUNDARY.finditer(text))
+    if len(bounds) < 2 or bounds[0].start() != 0:
+        return None, 1, text
+    fm = text[bounds[0].end() : bounds[1].start()]
+    body_start = bounds[1].end()
+    if body_start < len(text) and text[body_start] == "\n":
+        body_start += 1
+    return fm, text.count("\n", 0, body_start) + 1, text[body_start:]
+
+
+def _loader() -> Any:
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _load_yaml(fm: str) -> tuple[Any, CardProblem | None]:
+    """Parse frontmatter via python-frontmatter's YAML handler with the C safe loader."""
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    try:
+        return YAMLHandler().load(fm, Loader=_loader()), None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line + 1) if mark is not None else 1
+        reason = (exc.problem or exc.context or "invalid YAML").strip()
+        return None, CardProblem(line, f"frontmatter is not valid YAML: {reason}")
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        return None, CardProblem(1, f"frontmatter is not valid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+
+
+def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
+    """YAML values as JSON-safe data (dates as ISO strings), bounded against alias bombs."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 20:
+        raise ValueError("frontmatter is too deeply nested or too large")
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v, budget, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_plain(v, budget, depth + 1) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _numbers_of(value: Any, roots: tuple[str, ...]) -> set[float]:
+    found: set[float] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, (int, float)):
+            found.add(abs(float(item)))
+        elif isinstance(item, str):
+            found |= numeric_values(scan_prose(item, roots)[1])
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def parse_card(path: str, kind: str, text: str, roots: tuple[str, ...] = ("organized", "inbox")) -> Card:
+    """Read a card's frontmatter, check it (KB008) and summarise it."""
+    problems: list[CardProblem] = []
+    fm, body_line, body = split_frontmatter(text)
+    fields: dict[str, Any] = {}
+    if fm is None:
+        problems.append(CardProblem(1, "card has no YAML frontmatter (a `---` block at the top)"))
+    else:
+        data, problem = _load_yaml(fm)
+        if problem is not None:
+            problems.append(problem)
+        elif data is None:
+            problems.append(CardProblem(1, "card frontmatter is empty"))
+        elif not isinstance(data, dict):
+            problems.append(CardProblem(2, f"card frontmatter must be a mapping of fields, not a {type(data).__name__}"))
+        else:
+            try:
+                fields = _plain(data, [_MAX_NODES])
+            except ValueError as exc:
+                problems.append(CardProblem(2, str(exc)))
+    missing = [name for name in REQUIRED.get(kind, ()) if fm is not None and not problems and fields.get(name) in (None, "")]
+    for name in missing:
+        problems.append(CardProblem(2, f"required field '{name}' is missing"))
+    card_id, id_problem = _card_id(path, kind, fields)
+    if id_problem is not None and not missing and not problems:
+        problems.append(id_problem)
+    numbers = _numbers_of(fields, roots) | numeric_values(scan_prose(body, roots)[1])
+    return Card(
+        path=path, kind=kind, id=card_id, fields=fields, numbers=frozenset(numbers),
+        problems=tuple(problems), body_line=body_line, has_body=bool(body.strip()),
+    )
+
+
+def _card_id(path: str, kind: str, fields: dict[str, Any]) -> tuple[str | None, CardProblem | None]:
+    stem = file_id(path, kind)
+    name = path.rsplit("/", 1)[-1]
+    if kind == PAPER:
+        from_name = paper_id_from_stem(stem) if stem else None
+        raw = fields.get("arxiv")
+        if raw in (None, ""):
+            return from_name, None
+        declared = normalize_arxiv(str(raw))
+        if not is_arxiv_id(declared):
+            return from_name, CardProblem(2, f"field 'arxiv' is not an arXiv id: {raw!r}")
+        if stem is None:
+            return declared, CardProblem(1, f"file name {name!r} does not follow NNNN-YYMM-NNNNN.md")
+        if arxiv_to_file_stem(declared) != stem:
+            return declared, CardProblem(2, f"arxiv {declared} disagrees with the file name {name!r} (expected …-{arxiv_to_file_stem(declared)}.md)")
+        return declared, None
+    raw = fields.get("repo")
+    if raw in (None, ""):
+        return None, None
+    declared = normalize_repo(str(raw))
+    if declared.count("/") != 1:
+        return None, CardProblem(2, f"field 'repo' must be owner/repo, got {raw!r}")
+    if stem is None:
+        return declared, CardProblem(1, f"file name {name!r} does not follow NNNN-owner-repo.md")
+    if declared.replace("/", "-") != stem:
+        return declared, CardProblem(2, f"repo {declared} disagrees with the file name {name!r} (expected …-{declared.replace('/', '-')}.md)")
+    return declared, None

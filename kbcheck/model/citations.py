@@ -1,0 +1,149 @@
+"""Find what a piece of prose cites, before knowing the knowledge base.
+
+The document parser hands over prose (code spans and images already taken
+out) and link targets; this module returns `Ref`s: arXiv ids, DOIs, GitHub
+repos, knowledge-base paths and `owner/repo` names. Whether a path exists or
+an `owner/repo` names a repo card is decided later, against the knowledge
+base (`knowledge_base.KnowledgeBase.resolve`), so parsed documents can be
+cached by content alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from kbcheck.model.ids import (
+    ARXIV_NEW,
+    ARXIV_OLD,
+    normalize_arxiv,
+    normalize_doi,
+    normalize_repo,
+    real_month,
+)
+
+MASK = "\0"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """Something a document points at, as written.
+
+    kind: `arxiv`, `doi`, `repo` (a GitHub URL), `repo_name` (`owner/repo`,
+    a citation only if a repo card has that name), `path` (a knowledge-base
+    path or a relative link), `url` (any other web address).
+    """
+
+    kind: str
+    value: str
+    line: int
+    column: int
+    #: for paths: `link` resolves from the linking file, `text`/`code` from the root
+    form: str = "text"
+
+
+_URL = re.compile(r"https?://[^\s<>\"'（）()\[\]{}，。、；！？「」“”]+", re.IGNORECASE)
+_ARXIV_URL = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
+_PAPERS_COOL = re.compile(r"^https?://(?:www\.)?papers\.cool/arxiv/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")/?$", re.IGNORECASE)
+_GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/([A-Za-z0-9][\w.-]*)/([\w.-]+)", re.IGNORECASE)
+_GITHUB_NOT_OWNERS = frozenset({"orgs", "settings", "topics", "sponsors", "marketplace", "features", "about", "collections", "apps"})
+_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_ARXIV_PREFIXED = re.compile(r"arxiv:\s?(" + ARXIV_NEW + "|" + ARXIV_OLD + ")", re.IGNORECASE)
+_ARXIV_BARE = re.compile(r"(?<![\w./\-])(\d{4})\.(\d{4,5})(?:v\d+)?(?![\d]|\.\d|[A-Za-z_])")
+_DOI = re.compile(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[^\s\"<>，。、；）)\]]+)", re.IGNORECASE)
+_REPO_NAME = re.compile(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][\w.-]{0,99})(?![\w/-])")
+_TRAILING = ".,;:!?'\""
+
+
+def path_pattern(roots: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A bare knowledge-base path: a configured root folder then ASCII path characters."""
+    if not roots:
+        return None
+    alternatives = "|".join(re.escape(r) for r in sorted(roots, key=len, reverse=True))
+    return re.compile(r"(?<![\w/.\-])(?:" + alternatives + r")/[A-Za-z0-9._~+@%/\-*?]*")
+
+
+def _mask(text: str, start: int, end: int) -> str:
+    return text[:start] + MASK * (end - start) + text[end:]
+
+
+def classify_url(url: str) -> tuple[str, str]:
+    """(kind, value) of a web address: arXiv, DOI, GitHub repo, or plain `url`."""
+    for pattern in (_ARXIV_URL, _PAPERS_COOL):
+        m = pattern.match(url)
+        if m:
+            return "arxiv", normalize_arxiv(m.group(1))
+    m = _DOI_URL.match(url)
+    if m:
+        return "doi", normalize_doi(unquote(m.group(1)))
+    m = _GITHUB.match(url)
+    if m and m.group(1).lower() not in _GITHUB_NOT_OWNERS:
+        return "repo", normalize_repo(f"{m.group(1)}/{m.group(2)}")
+    return "url", url
+
+
+def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, str, str]], str]:
+    """Find refs in prose; returns (offset, kind, value, form) tuples and the text with them masked.
+
+    The masked text keeps every offset, so the claim-number scanner does not
+    read digits inside ids, URLs or paths.
+    """
+    found: list[tuple[int, str, str, str]] = []
+    masked = text
+    for m in _URL.finditer(text):
+        url = m.group(0).rstrip(_TRAILING)
+        kind, value = classify_url(url)
+        found.append((m.start(), kind, value, "text"))
+        masked = _mask(masked, m.start(), m.start() + len(url))
+    for m in _ARXIV_PREFIXED.finditer(masked):
+        found.append((m.start(), "arxiv", normalize_arxiv(m.group(1)), "text"))
+        masked = _mask(masked, m.start(), m.end())
+    for m in _ARXIV_BARE.finditer(masked):
+        if real_month(m.group(1)):
+            found.append((m.start(), "arxiv", f"{m.group(1)}.{m.group(2)}", "text"))
+            masked = _mask(masked, m.start(), m.end())
+    for m in _DOI.finditer(masked):
+        doi = m.group(1).rstrip(_TRAILING)
+        found.append((m.start(), "doi", normalize_doi(doi), "text"))
+        masked = _mask(masked, m.start(), m.start(1) + len(doi))
+    pattern = path_pattern(roots)
+    if pattern is not None:
+        for m in pattern.finditer(masked):
+            path = m.group(0).rstrip(_TRAILING + "-")
+            if "*" not in path and "?" not in path:
+                found.append((m.start(), "path", path, "text"))
+            masked = _mask(masked, m.start(), m.start() + len(path))
+    for m in _REPO_NAME.finditer(masked):
+        found.append((m.start(), "repo_name", normalize_repo(m.group(0)), "text"))
+    found.sort(key=lambda item: item[0])
+    return found, masked
+
+
+def scan_code_span(code: str, roots: tuple[str, ...]) -> str | None:
+    """A backticked knowledge-base path cites like a bare one; other code is not prose."""
+    code = code.strip()
+    if any(code.startswith(root + "/") for root in roots) and "`" not in code and "\n" not in code:
+        if "*" in code or "?" in code:
+            return None
+        return code
+    return None
+
+
+def scan_href(href: str) -> tuple[str, str, str] | None:
+    """(kind, value, form) for a link target; None for anchors, mail and other schemes."""
+    href = href.strip()
+    if not href or href.startswith("#"):
+        return None
+    if re.match(r"^https?://", href, re.IGNORECASE):
+        kind, value = classify_url(href)
+        return kind, value, "link"
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href):
+        return None
+    target = unquote(href.split("#", 1)[0].split("?", 1)[0])
+    if not target:
+        return None
+    return "path", target, "link"

@@ -1,0 +1,369 @@
+"""A markdown file as sections and blocks, parsed once with markdown-it-py.
+
+Blocks are headings, paragraphs, list items (a nested item is a block of its
+own, with a `parent`) and table rows, each with 1-based lines, the refs it
+makes and the claim numbers it states. Code spans, code blocks and images
+are not prose. A `Document` depends only on the file's text and the heading
+patterns, so it is cached by git blob id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose
+from kbcheck.model.claims import ClaimNumber, find_claims
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
+
+_DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=\s*([A-Za-z0-9_,\s]+?)\s*-->\s*$")
+_LABEL = re.compile(
+    r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
+    r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
+    r"|(?P<han>[一二三四五六七八九十百零〇]+)\s*[、.．])"
+)
+
+
+@dataclass(frozen=True)
+class HeadingPatterns:
+    """The three special-section patterns, in the order that breaks ties."""
+
+    reference: re.Pattern[str]
+    trend: re.Pattern[str]
+    open_question: re.Pattern[str]
+
+    def role_of(self, heading: str) -> str | None:
+        for role, pattern in ((REFERENCE, self.reference), (TREND, self.trend), (OPEN_QUESTION, self.open_question)):
+            if pattern.search(heading):
+                return role
+        return None
+
+
+@dataclass
+class Section:
+    """From a heading (included) to the next heading; index 0 may be the text before any."""
+
+    index: int
+    heading: str | None
+    level: int
+    line: int
+    end_line: int
+    #: `§6.2`, `§七`, or None when the heading carries no number
+    label: str | None
+    #: reference / trend / open_question, inherited from the nearest matching ancestor heading
+    role: str | None
+    parent: int | None
+    blocks: list[int] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """How the digest and messages name the section."""
+        if self.label:
+            return self.label
+        if self.heading:
+            return self.heading[:40]
+        return "(preamble)"
+
+
+@dataclass
+class Block:
+    """A heading, paragraph, list item or table row."""
+
+    index: int
+    kind: str
+    line: int
+    end_line: int
+    section: int
+    text: str = ""
+    parent: int | None = None
+    #: list nesting: 0 for an item directly in a section's list
+    depth: int = 0
+    refs: list[Ref] = field(default_factory=list)
+    claims: list[ClaimNumber] = field(default_factory=list)
+    disabled: frozenset[str] = frozenset()
+    uncertain: bool = False
+    children: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    """A parsed markdown file (or a card's body, with its line offset applied)."""
+
+    sections: list[Section]
+    blocks: list[Block]
+    file_disabled: frozenset[str]
+    line_count: int
+
+    def block_at(self, line: int) -> Block | None:
+        """The innermost block covering a line (for inline suppressions)."""
+        best: Block | None = None
+        for block in self.blocks:
+            if block.line <= line <= block.end_line:
+                if best is None or block.line >= best.line:
+                    best = block
+        return best
+
+    def descendants(self, block: Block) -> list[Block]:
+        """A block's nested list items, depth first."""
+        out: list[Block] = []
+        stack = list(reversed(block.children))
+        while stack:
+            child = self.blocks[stack.pop()]
+            out.append(child)
+            stack.extend(reversed(child.children))
+        return out
+
+    def ancestors(self, block: Block) -> list[Block]:
+        """The list items a nested item sits in, innermost first."""
+        out: list[Block] = []
+        parent = block.parent
+        while parent is not None:
+            out.append(self.blocks[parent])
+            parent = self.blocks[parent].parent
+        return out
+
+    def has_role(self, role: str) -> bool:
+        return any(s.role == role for s in self.sections)
+
+
+def section_label(heading: str) -> str | None:
+    """`§6.2 趋势` -> `§6.2`; `六、结论` -> `§六`; `3.1 路由` -> `§3.1`; else None."""
+    m = _LABEL.match(heading)
+    if not m:
+        return None
+    return "§" + (m.group("sec") or m.group("num") or m.group("han"))
+
+
+_MD: Any = None
+
+
+def _markdown() -> Any:
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+
+        _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+    return _MD
+
+
+class _Builder:
+    """Walks the token stream once, building sections and blocks."""
+
+    def __init__(self, lines: list[str], patterns: HeadingPatterns, roots: tuple[str, ...],
+                 markers: tuple[str, ...], offset: int) -> None:
+        self.lines = lines
+        self.patterns = patterns
+        self.roots = roots
+        self.markers = markers
+        self.offset = offset
+        self.sections: list[Section] = []
+        self.blocks: list[Block] = []
+        self.file_disabled: set[str] = set()
+        self.pending_disable: frozenset[str] = frozenset()
+        self.item_stack: list[int] = []
+        self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
+
+    # -- sections ---------------------------------------------------------
+    def open_section(self, heading: str | None, level: int, line: int) -> Section:
+        while self.heading_stack and self.heading_stack[-1][0] >= level:
+            self.heading_stack.pop()
+        parent = self.heading_stack[-1][1] if self.heading_stack else None
+        own = self.patterns.role_of(heading) if heading is not None else None
+        role = own if own is not None else (self.sections[parent].role if parent is not None else None)
+        if self.sections:
+            self.sections[-1].end_line = line - 1
+        section = Section(len(self.sections), heading, level, line, line, section_label(heading or ""), role, parent)
+        self.sections.append(section)
+        if heading is not None:
+            self.heading_stack.append((level, section.index))
+        return section
+
+    # -- blocks -----------------------------------------------------------
+    def new_block(self, kind: str, token: Token) -> Block:
+        start, end = token.map or (0, 1)
+        if not self.sections:
+            self.open_section(None, 0, 1 + self.offset)
+        parent = self.item_stack[-1] if self.item_stack else None
+        block = Block(
+            index=len(self.blocks), kind=kind, line=start + 1 + self.offset, end_line=end + self.offset,
+            section=self.sections[-1].index, parent=parent, depth=len(self.item_stack),
+        )
+        if parent is not None:
+            block.disabled = self.blocks[parent].disabled
+            if kind == "list_item":
+                self.blocks[parent].children.append(block.index)
+        if self.pending_disable:
+            block.disabled = block.disabled | self.pending_disable
+            self.pending_disable = frozenset()
+        self.blocks.append(block)
+        self.sections[-1].blocks.append(block.index)
+        return block
+
+    def add_inline(self, block: Block, inline: Token, separator: str = "\n") -> None:
+        """Append an inline token's prose to a block, reading refs and claims with real positions."""
+        start_line = (inline.map[0] if inline.map else block.line - 1 - self.offset) + self.offset
+        pieces: list[tuple[int, int, str]] = []  # (line index 0-based, column, text)
+        line_index = start_line
+        search_from: dict[int, int] = {}
+
+        def locate(text: str) -> int:
+            raw = self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
+            pos = raw.find(text, search_from.get(line_index, 0)) if text else -1
+            if pos < 0:
+                pos = len(raw) - len(raw.lstrip())
+            else:
+                search_from[line_index] = pos + len(text)
+            return pos
+
+        refs: list[Ref] = []
+        for child in inline.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                pieces.append((line_index, 0, "\n"))
+                line_index += 1
+            elif child.type == "text":
+                pieces.append((line_index, locate(child.content), child.content))
+            elif child.type == "code_inline":
+                col = locate(child.content)
+                path = scan_code_span(child.content, self.roots)
+                if path is not None:
+                    refs.append(Ref("path", path, line_index + 1, col + 1, "code"))
+                pieces.append((line_index, col, " "))
+            elif child.type == "link_open":
+                found = scan_href(str(child.attrs.get("href", "")))
+                if found is not None:
+                    kind, value, form = found
+                    col = locate(str(child.attrs.get("href", "")))
+                    refs.append(Ref(kind, value, line_index + 1, col + 1, form))
+            elif child.type == "image":
+                pieces.append((line_index, 0, " "))
+            # html_inline, link_close, em/strong markers carry no prose
+        text, positions = self._join(pieces)
+        found, masked = scan_prose(text, self.roots)
+        for offset, kind, value, form in found:
+            line, col = positions(offset)
+            refs.append(Ref(kind, value, line, col, form))
+        for start, _end, written, value, card_field in find_claims(masked):
+            line, col = positions(start)
+            block.claims.append(ClaimNumber(written, value, card_field, line, col))
+        block.refs.extend(refs)
+        block.text = f"{block.text}{separator}{text}" if block.text else text
+        if any(marker in text for marker in self.markers):
+            block.uncertain = True
+
+    @staticmethod
+    def _join(pieces: list[tuple[int, int, str]]) -> tuple[str, Any]:
+        starts: list[tuple[int, int, int]] = []  # (offset in joined text, line index, column)
+        out: list[str] = []
+        offset = 0
+        for line_index, col, text in pieces:
+            starts.append((offset, line_index, col))
+            out.append(text)
+            offset += len(text)
+        joined = "".join(out)
+
+        def positions(at: int) -> tuple[int, int]:
+            chosen = (0, 0, 0)
+            for start in starts:
+                if start[0] <= at:
+                    chosen = start
+                else:
+                    break
+            return chosen[1] + 1, chosen[2] + (at - chosen[0]) + 1
+
+        return joined, positions
+
+    # -- the walk ---------------------------------------------------------
+    def walk(self, tokens: list[Token]) -> None:
+        open_item_blocks: list[Block] = []
+        table_row: Block | None = None
+        in_thead = False
+        heading_level = 0
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            t = tok.type
+            if t == "heading_open":
+                heading_level = int(tok.tag[1:])
+                inline = tokens[i + 1]
+                heading = inline.content.strip()
+                start = (tok.map[0] if tok.map else 0) + 1 + self.offset
+                self.open_section(heading, heading_level, start)
+                saved, self.item_stack = self.item_stack, []
+                block = self.new_block("heading", tok)
+                self.item_stack = saved
+                self.add_inline(block, inline)
+                i += 3
+                continue
+            if t == "list_item_open":
+                block = self.new_block("list_item", tok)
+                self.item_stack.append(block.index)
+                open_item_blocks.append(block)
+                block.end_line = block.line  # grows with its own paragraphs
+            elif t == "list_item_close":
+                self.item_stack.pop()
+                open_item_blocks.pop()
+            elif t == "paragraph_open":
+                inline = tokens[i + 1]
+                if open_item_blocks and self._owns_paragraph(open_item_blocks[-1]):
+                    block = open_item_blocks[-1]
+                    self.add_inline(block, inline)
+                    if tok.map:
+                        block.end_line = max(block.end_line, tok.map[1] + self.offset)
+                else:
+                    block = self.new_block("paragraph", tok)
+                    self.add_inline(block, inline)
+                i += 3
+                continue
+            elif t == "thead_open":
+                in_thead = True
+            elif t == "thead_close":
+                in_thead = False
+            elif t == "tr_open":
+                table_row = self.new_block("table_header" if in_thead else "table_row", tok)
+            elif t == "tr_close":
+                table_row = None
+            elif t == "inline" and table_row is not None:
+                self.add_inline(table_row, tok, separator=" | ")
+            elif t == "html_block":
+                self._directive(tok.content)
+            i += 1
+        if self.sections:
+            self.sections[-1].end_line = max(self.sections[-1].line, len(self.lines) + self.offset)
+
+    def _owns_paragraph(self, item: Block) -> bool:
+        """A paragraph belongs to the innermost open list item, unless a nested list already began."""
+        return not item.children
+
+    def _directive(self, html: str) -> None:
+        for raw in html.splitlines():
+            m = _DIRECTIVE.match(raw)
+            if not m:
+                continue
+            rules = frozenset(r.strip().upper() for r in m.group(2).split(",") if r.strip())
+            if m.group(1) == "disable-file":
+                self.file_disabled |= rules
+            else:
+                self.pending_disable = self.pending_disable | rules
+
+
+def parse_document(
+    text: str,
+    patterns: HeadingPatterns,
+    *,
+    roots: tuple[str, ...] = ("organized", "inbox"),
+    uncertainty_markers: tuple[str, ...] = (),
+    line_offset: int = 0,
+) -> Document:
+    """Parse markdown text into sections and blocks; `line_offset` shifts lines (card bodies)."""
+    lines = text.split("\n")
+    builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset)
+    builder.walk(_markdown().parse(text))
+    if not builder.sections:
+        builder.open_section(None, 0, 1 + line_offset)
+        builder.sections[-1].end_line = max(1, len(lines)) + line_offset
+    return Document(builder.sections, builder.blocks, frozenset(builder.file_disabled), len(lines) + line_offset)

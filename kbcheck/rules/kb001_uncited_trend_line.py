@@ -1,0 +1,69 @@
+"""A trend line in a living document's trend section cites no source.
+
+**What it catches.** Every top-level list item (with its nested items) and
+every table body row under the trend section (`§6.2`, `趋势`, `Trends`, and
+its sub-sections) must carry at least one citation: an arXiv id, a DOI, a
+GitHub repo, a card path or an `owner/repo` that names a repo card.
+
+**Why it matters.** A trend is the most quoted and least checked sentence of
+a living document. A trend line with no source cannot be re-checked when the
+field moves, and it is often a summary of a brief that nobody can find again.
+
+**Fires:**
+
+    ### §6.2 趋势
+    - 二次检索是否触发都变成"按收益付费"的决策问题
+
+**Passes:**
+
+    ### §6.2 趋势
+    - 二次检索是否触发都变成"按收益付费"的决策问题（arXiv:2610.37358）
+
+**How to fix.** Add the id of the paper, repo or card the trend rests on, in
+the item itself or in one of its nested items.
+
+**How to suppress.** `<!-- kbcheck: disable=KB001 -->` on its own line before
+the item, or `ignore = ["KB001"]` / `per-file-ignores` in `.kbcheck.toml`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+from kbcheck.model.document import TREND
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB001"
+NAME = "uncited-trend-line"
+SEVERITY = "error"
+KINDS = ("knowledge",)
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    doc = kb.document(file.path)
+    if doc is None:
+        return
+    citations = kb.resolve(file.path).block_citations
+    for block in doc.blocks:
+        if doc.sections[block.section].role != TREND:
+            continue
+        is_trend_line = (block.kind == "list_item" and block.parent is None) or block.kind == "table_row"
+        if not is_trend_line:
+            continue
+        if citations[block.index] or any(citations[d.index] for d in doc.descendants(block)):
+            continue
+        first_line = block.text.split("\n", 1)[0].strip()
+        yield Problem(
+            path=file.path, line=block.line, column=1, end_line=block.end_line,
+            message=f"trend line cites no source: \"{_short(first_line)}\"; add the arXiv id, DOI, repo or card it rests on",
+            subject=first_line[:80],
+        )
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,58 @@
+"""An id discussed in a living document's body is missing from its reference list.
+
+**What it catches.** In a living document that has a reference section, an
+id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
+in the body but not listed in the reference section. One finding per id, at
+its first mention. Documents without a reference section are not checked.
+
+**Why it matters.** The reference list is how readers and tools (the digest,
+KB002) know what a document rests on; an id that only lives in the prose is
+invisible to them.
+
+**Fires:**
+
+    ### §3.5 RL rollout
+    - MiMo-V2.6 的统一轨迹表示（arXiv:2610.11959）
+    ## §七 引用列表
+    - arXiv:2610.02076
+
+**Passes:** the same, with `- arXiv:2610.11959 — MiMo-V2.6` added under §七.
+
+**How to fix.** Add the id to the reference list.
+
+**How to suppress.** `<!-- kbcheck: disable=KB003 -->` before the block,
+`disable-file=KB003`, or `per-file-ignores`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+from kbcheck.model.document import REFERENCE
+from kbcheck.model.mentions import document_mentions
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB003"
+NAME = "missing-reference"
+SEVERITY = "warning"
+KINDS = ("knowledge",)
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    doc = kb.document(file.path)
+    if doc is None or not doc.has_role(REFERENCE):
+        return
+    for ident, where in document_mentions(kb, file.path).items():
+        if where.kind not in config.reference_kinds or where.references or not where.body:
+            continue
+        line, column, section = where.body[0]
+        yield Problem(
+            path=file.path, line=line, column=column,
+            message=f"{ident} is mentioned in {section} but missing from the reference list",
+            subject=ident,
+        )

@@ -1,0 +1,55 @@
+"""An arXiv id is cited that has no paper card in the knowledge base.
+
+**What it catches.** Any arXiv id — `arXiv:2610.02076`, an arxiv.org or
+papers.cool URL, a bare new-style id — in any markdown file, for which no
+paper card exists. The message suggests the nearest card id. One finding
+per id per file, at its first mention. An error in briefs, a warning
+elsewhere.
+
+**Why it matters.** A cited id with no card is either a typo (`2610.02067`
+for `2610.02076`), a paper nobody collected yet, or a fabricated id. In a
+brief written by an agent the last is common enough to stop the commit.
+
+**Fires:** `结论见 arXiv:2610.02067` when only `…-2610-02076.md` exists.
+
+**Passes:** `结论见 arXiv:2610.02076` with
+`organized/paper_cards/1695-2610-02076.md` in the knowledge base.
+
+**How to fix.** Correct the id, or collect the paper as a card first.
+
+**How to suppress.** `<!-- kbcheck: disable=KB004 -->` before the block, or
+`per-file-ignores` for folders that cite papers freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB004"
+NAME = "unknown-paper"
+SEVERITY = "warning"
+SEVERITY_BY_KIND = {"brief": "error"}
+KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for citations in kb.resolve(file.path).block_citations:
+        for citation in citations:
+            if citation.kind != "arxiv" or citation.card_path is not None or citation.id in seen:
+                continue
+            seen.add(citation.id)
+            nearest = kb.nearest_paper_ids(citation.id)
+            hint = f"; did you mean {nearest[0]} ({kb.paper_card_path(nearest[0])})?" if nearest else ""
+            yield Problem(
+                path=file.path, line=citation.line, column=citation.column,
+                message=f"arXiv:{citation.id} has no paper card in the knowledge base{hint}",
+                subject=citation.id,
+            )

@@ -1,0 +1,67 @@
+"""A claim number has no source, or none of the cards it cites contains it.
+
+**What it catches.** In living documents, briefs and guides: a number
+attached to a unit or claim word — `45%`, `2.7x`, `3倍`, `1771⭐`, `被引 19`,
+`周增 +26`, `350ms`, `2.4GB`, `1200 tokens/s` — whose block and section cite
+nothing, or cite only cards and none of those cards contains a number of
+equal value (`1,771` equals `1771`; digits inside ids and dates do not
+count). Dates, versions, ids, section labels, ordinals, counts of things
+(`4 条`, `8 项材料`), code, and quoted text (`“…”`, `「…」`, `"…"`) are not
+claims.
+
+**Why it matters.** Numbers are what readers copy. A number nobody can
+trace back to a paper, repo or card cannot be re-checked and quietly becomes
+"common knowledge".
+
+**Fires:**
+
+    ### §4.1 投机解码
+    - EAGLE 类方法在长上下文下提速 2.7x
+
+**Passes:**
+
+    ### §4.1 投机解码
+    - EAGLE 类方法在长上下文下提速 2.7x（arXiv:2610.04418）
+
+(when the card of 2610.04418 mentions 2.7, or when the cited source is not a
+card, such as a DOI or a GitHub repo without a card).
+
+**How to fix.** Cite the source in the block or its section, or correct the
+number to what the cited card says. If the number is honestly unverified,
+mark the block with `待核` / `待核实` / `unverified` / `[?]`.
+
+**How to suppress.** An uncertainty marker in the block (configurable:
+`uncertainty-markers`), `<!-- kbcheck: disable=KB005 -->` before the block,
+or `per-file-ignores`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+from kbcheck.model.evidence import NOT_IN_CARDS, UNSOURCED, claim_verdicts
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB005"
+NAME = "unverified-number"
+SEVERITY = "warning"
+KINDS = ("knowledge", "brief", "guide")
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    for verdict in claim_verdicts(kb, file.path):
+        claim = verdict.claim
+        if verdict.reason == UNSOURCED:
+            message = f"{claim.text} has no source in its block or section; cite the paper, repo or card it comes from"
+        elif verdict.reason == NOT_IN_CARDS:
+            names = ", ".join(card.path for card in verdict.cards[:3])
+            more = f" and {len(verdict.cards) - 3} more" if len(verdict.cards) > 3 else ""
+            message = f"{claim.text} is not found in the cited card{'s' if len(verdict.cards) > 1 else ''} {names}{more}"
+        else:
+            continue
+        yield Problem(path=file.path, line=claim.line, column=claim.column, message=message, subject=claim.text)

@@ -1,0 +1,59 @@
+"""A number tied to a card field differs from that card's current value.
+
+**What it catches.** In living documents, briefs and guides: a claim number
+whose unit names a card field — `⭐`/`stars` → `stars`, `被引`/`citations` →
+`s2_citations`, `影响力被引`/`influential citations` → `s2_influential`,
+`周增`/`weekly` → `weekly_growth` — backed by exactly one card (the cards
+cited in its block, or if the block cites none, in its section), when the
+card now says something else. The message names the card and its value.
+A number reported here is not also reported by KB005.
+
+**Why it matters.** Star counts and citation counts move every week. A
+living document that still says `243⭐` after the card was refreshed to 245
+misleads readers, and the fix is mechanical.
+
+**Fires:** `recursive-oss/rec：本轮复采 243⭐ / 周增 +14` when
+`organized/repo_cards/4572-recursive-oss-rec.md` says `stars: 245`.
+
+**Passes:** the same line saying `245⭐`; or a number inside quotes
+(`"243⭐"` reports what another document said); or a block marked `待核`.
+
+**How to fix.** Update the number to the card's value (the digest lists
+these as "stale numbers to update").
+
+**How to suppress.** An uncertainty marker in the block, `<!-- kbcheck:
+disable=KB006 -->` before it, or `per-file-ignores`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+from kbcheck.model.evidence import STALE, claim_verdicts
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB006"
+NAME = "stale-number"
+SEVERITY = "warning"
+KINDS = ("knowledge", "brief", "guide")
+
+
+def _show(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    for verdict in claim_verdicts(kb, file.path):
+        if verdict.reason != STALE or verdict.field_value is None:
+            continue
+        claim, card = verdict.claim, verdict.cards[0]
+        yield Problem(
+            path=file.path, line=claim.line, column=claim.column,
+            message=f"{claim.text} is stale: {card.path} now says {claim.field}: {_show(verdict.field_value)}",
+            subject=claim.text,
+        )

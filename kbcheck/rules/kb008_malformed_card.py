@@ -1,0 +1,56 @@
+"""A card's frontmatter is not valid YAML, lacks a required field, or disagrees with its file name.
+
+**What it catches.** In paper cards (`organized/paper_cards/*.md`) and repo
+cards (`organized/repo_cards/*.md`): no `---` frontmatter block, YAML that
+does not parse (or uses unsafe tags such as `!!python/object`), frontmatter
+that is not a mapping, a missing required field (`arxiv` and `title` for
+paper cards, `repo` for repo cards), or an id that disagrees with the file
+name (`1695-2610-02076.md` must say `arxiv: "2610.02076"`;
+`4572-recursive-oss-rec.md` must say `repo: recursive-oss/rec`).
+
+**Why it matters.** Cards are the evidence every other rule checks numbers
+and citations against; a card that does not parse silently drops out of the
+knowledge base.
+
+**Fires:**
+
+    ---
+    arxiv: "2610.02077"      # file is 1695-2610-02076.md
+    title: LLM-as-Jev
+    ---
+
+**Passes:** the same with `arxiv: "2610.02076"`.
+
+**How to fix.** Repair the YAML (quote strings with `:`), add the field, or
+rename the file to match its id.
+
+**How to suppress.** `<!-- kbcheck: disable-file=KB008 -->` in the card body,
+or `per-file-ignores`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.findings import Problem
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+
+ID = "KB008"
+NAME = "malformed-card"
+SEVERITY = "error"
+KINDS = ("paper_card", "repo_card")
+
+
+def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    card = kb.card(file.path)
+    if card is None:
+        return
+    for problem in card.problems:
+        yield Problem(
+            path=file.path, line=problem.line, column=1, message=problem.message,
+            subject=file.path, file_level=True,
+        )

@@ -1,0 +1,80 @@
+"""Small knowledge bases for rule tests: files in memory, checked through the real engine."""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kbcheck.config import Config
+from kbcheck.engine import RunOptions, check
+from kbcheck.findings import Report
+from kbcheck.model.knowledge_base import KnowledgeBase
+
+
+class MemorySnapshot:
+    """A snapshot whose files live in a dict (rules never touch git)."""
+
+    def __init__(self, files: dict[str, str | bytes]) -> None:
+        self.root = Path(".")
+        self.files = {p: (c.encode("utf-8") if isinstance(c, str) else c) for p, c in files.items()}
+
+    def paths(self) -> list[str]:
+        return sorted(self.files)
+
+    def blob_id(self, path: str) -> str | None:
+        data = self.files.get(path)
+        if data is None:
+            return None
+        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+    def read(self, path: str) -> bytes | None:
+        return self.files.get(path)
+
+    def read_many(self, paths: list[str]) -> dict[str, bytes]:
+        return {p: self.files[p] for p in paths if p in self.files}
+
+    def exists(self, path: str) -> bool:
+        path = path.rstrip("/")
+        return path in self.files or path == "" or any(p.startswith(path + "/") for p in self.files)
+
+
+@dataclass
+class FakeSelection:
+    snapshot: MemorySnapshot
+    paths: list[str]
+    changes: list[object] = field(default_factory=list)
+    added_lines: dict[str, set[int]] | None = None
+    mode: str = "paths"
+
+
+def md(text: str) -> str:
+    """Dedent a fixture written inline in a test."""
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def paper_card(arxiv: str, title: str = "A paper", body: str = "", **fields: object) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f'---\narxiv: "{arxiv}"\ntitle: "{title}"\n{extra}---\n{body}\n'
+
+
+def repo_card(repo: str, body: str = "", **fields: object) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f"---\nrepo: {repo}\n{extra}---\n{body}\n"
+
+
+def run(files: dict[str, str | bytes], paths: list[str] | None = None, config: Config | None = None,
+        select: set[str] | None = None, filter: str = "file") -> Report:
+    """Check `paths` (default: every file) of an in-memory knowledge base."""
+    config = config or Config()
+    snapshot = MemorySnapshot(files)
+    kb = KnowledgeBase(snapshot, config)  # type: ignore[arg-type]
+    selection = FakeSelection(snapshot, paths if paths is not None else snapshot.paths())
+    options = RunOptions(filter=filter, select=frozenset(select) if select else None)
+    return check(kb, config, selection, options)  # type: ignore[arg-type]
+
+
+def found(report: Report, rule: str | None = None) -> list[tuple[str, str, int, str]]:
+    """(rule, path, line, subject) of each finding, optionally of one rule."""
+    return [(f.rule, f.path, f.line, f.subject) for f in report.findings if rule is None or f.rule == rule]
