@@ -211,12 +211,13 @@ class _Builder:
         line_index = start_line
         search_from: dict[int, int] = {}
 
-        def locate(text: str) -> int:
+        def locate(text: str, advance: bool = True) -> int:
+            """The 0-based column of `text` in its source line, searching left to right."""
             raw = self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
             pos = raw.find(text, search_from.get(line_index, 0)) if text else -1
             if pos < 0:
-                pos = len(raw) - len(raw.lstrip())
-            else:
+                return len(raw) - len(raw.lstrip())
+            if advance:
                 search_from[line_index] = pos + len(text)
             return pos
 
@@ -234,22 +235,24 @@ class _Builder:
                     refs.append(Ref("path", path, line_index + 1, col + 1, "code"))
                 pieces.append((line_index, col, " "))
             elif child.type == "link_open":
-                found = scan_href(str(child.attrs.get("href", "")))
-                if found is not None:
-                    kind, value, form = found
-                    col = locate(str(child.attrs.get("href", "")))
+                href = str(child.attrs.get("href", ""))
+                target = scan_href(href)
+                if target is not None:
+                    kind, value, form = target
+                    # the href stands after the link text in the source: peek, do not advance
+                    col = locate(href, advance=False)
                     refs.append(Ref(kind, value, line_index + 1, col + 1, form))
             elif child.type == "image":
                 pieces.append((line_index, 0, " "))
             # html_inline, link_close, em/strong markers carry no prose
         text, positions = self._join(pieces)
-        found, masked = scan_prose(text, self.roots)
-        for offset, kind, value, form in found:
+        prose_refs, masked = scan_prose(text, self.roots)
+        for offset, kind, value, form in prose_refs:
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
-        for start, _end, written, value, card_field in find_claims(masked):
+        for start, _end, written, number, card_field in find_claims(masked):
             line, col = positions(start)
-            block.claims.append(ClaimNumber(written, value, card_field, line, col))
+            block.claims.append(ClaimNumber(written, number, card_field, line, col))
         block.refs.extend(refs)
         block.text = f"{block.text}{separator}{text}" if block.text else text
         if any(marker in text for marker in self.markers):

@@ -30,6 +30,7 @@ class Verdict:
 
 
 def _same(a: float, b: float) -> bool:
+    """Equal values, as written in different places (`1,771` and `1771.0`)."""
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
@@ -57,35 +58,42 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:
     if doc is None:
         return
     block_citations = kb.resolve(path).block_citations
-    section_citations: dict[int, list[Citation]] = {}
+    sections: dict[int, _Evidence] = {}
     for block in doc.blocks:
         if not block.claims or block.uncertain:
             continue
-        own = list(block_citations[block.index])
+        own_citations = list(block_citations[block.index])
         for ancestor in doc.ancestors(block):
-            own.extend(block_citations[ancestor.index])
-        if block.section not in section_citations:
-            section_citations[block.section] = [
-                c for i in doc.sections[block.section].blocks for c in block_citations[i]
-            ]
-        around = section_citations[block.section]
-        evidence = own + around
-        own_cards = _distinct_cards(kb, own)
-        tied_cards = own_cards or _distinct_cards(kb, around)
-        all_cards = _distinct_cards(kb, evidence)
-        only_cards = bool(evidence) and all(c.card_path for c in evidence)
+            own_citations.extend(block_citations[ancestor.index])
+        if block.section not in sections:
+            sections[block.section] = _Evidence(
+                kb, [c for i in doc.sections[block.section].blocks for c in block_citations[i]]
+            )
+        around = sections[block.section]
+        own = _Evidence(kb, own_citations)
+        tied_cards = own.cards or around.cards
+        has_evidence = bool(own.citations or around.citations)
+        only_cards = has_evidence and own.only_cards and around.only_cards
         for claim in block.claims:
             if claim.field is not None and len(tied_cards) == 1:
                 current = tied_cards[0].number_field(claim.field)
                 if current is not None and not _same(current, claim.value):
                     yield Verdict(claim, STALE, (tied_cards[0],), current)
                     continue
-            if not evidence:
+            if not has_evidence:
                 yield Verdict(claim, UNSOURCED)
-            elif only_cards and not any(_contains(card, claim.value) for card in all_cards):
-                yield Verdict(claim, NOT_IN_CARDS, tuple(all_cards))
+            elif only_cards and abs(claim.value) not in own.numbers and abs(claim.value) not in around.numbers:
+                cards = {c.path: c for c in own.cards + around.cards}
+                yield Verdict(claim, NOT_IN_CARDS, tuple(cards.values()))
 
 
-def _contains(card: Card, value: float) -> bool:
-    target = abs(value)
-    return any(_same(target, number) for number in card.numbers)
+class _Evidence:
+    """Citations of a block or a section, with their distinct cards and the numbers those hold."""
+
+    __slots__ = ("citations", "cards", "only_cards", "numbers")
+
+    def __init__(self, kb: KnowledgeBase, citations: list[Citation]) -> None:
+        self.citations = citations
+        self.only_cards = all(c.card_path for c in citations)
+        self.cards = _distinct_cards(kb, citations)
+        self.numbers: set[float] = set().union(*(card.numbers for card in self.cards)) if self.cards else set()
