@@ -1,15 +1,25 @@
 """Find, load, validate and default the configuration (SPEC section 6).
 
 Defaults, then `.kbcheck.toml` (or `[tool.kbcheck]` in `pyproject.toml`),
-then command-line options, merged as plain dicts; the result is one frozen
-`Config`. Every failure is a `ConfigError` naming the file and the key.
+merged as plain dicts, then validated in one place into one frozen `Config`
+(command-line options are applied by the caller on top). Every failure is a
+`ConfigError` whose one-line message names the file and the key.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
+import os
 import re
+import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
+
+from kbcheck.errors import ConfigError
+from kbcheck.globs import matches
 
 DEFAULT_REFERENCE_HEADING = r"(?i)§\s*七|^\s*七\s*[、.．]|参考|引用|\breferences?\b|\bbibliography\b"
 DEFAULT_TREND_HEADING = r"(?i)§\s*6\.2(?![\d.])|^\s*6\.2(?![\d.])|趋势|\btrends?\b"
@@ -99,3 +109,444 @@ class Config:
                 *self.uncertainty_markers,
             )
         )
+
+
+CONFIG_FILE = ".kbcheck.toml"
+PYPROJECT = "pyproject.toml"
+#: the rule ids a configuration may name (kept here so loading a config imports no rule)
+RULE_IDS = tuple(f"KB00{i}" for i in range(1, 10))
+SEVERITIES = ("error", "warning")
+LANGS = ("zh", "en")
+REFERENCE_KINDS = ("arxiv", "doi", "repo")
+AUTHOR_KEYS = ("emails", "role")
+
+_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
+_STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
+_REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
+#: integer keys and their smallest allowed value (a zero size limit would skip every file)
+_COUNTS = {"low-citation-threshold": 0, "max-file-size": 1}
+#: a slug becomes a folder name in role globs: no separators, no glob syntax
+_SLUG = re.compile(r"[^\s/\\*?\[\]!{}]+")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def load_config(root: Path, config_file: str | Path | None = None) -> Config:
+    """The configuration of the repository at `root`.
+
+    `config_file` (relative to the current directory) wins; else `.kbcheck.toml`
+    at the root; else `[tool.kbcheck]` in the root's `pyproject.toml`; else the
+    defaults. A pyproject without that table means defaults, unless it was named
+    explicitly.
+    """
+    root = Path(root)
+    if config_file is not None:
+        path = Path(config_file)
+        name = _display_name(root, path)
+        if not path.exists():
+            raise ConfigError(f"config file {name!r} not found")
+        return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True)
+    own = root / CONFIG_FILE
+    if own.exists() or own.is_symlink():
+        return _parse(_read(own, CONFIG_FILE), CONFIG_FILE, pyproject=False, required=True)
+    pyproject = root / PYPROJECT
+    if pyproject.exists():
+        return _parse(_read(pyproject, PYPROJECT), PYPROJECT, pyproject=True, required=False)
+    return Config()
+
+
+def config_from_bytes(data: bytes, source: str, *, pyproject: bool = False) -> Config:
+    """Parse and validate a configuration file's bytes (e.g. a blob from the git index).
+
+    `source` is the name messages use; with `pyproject`, `[tool.kbcheck]` is read
+    and its absence means the defaults.
+    """
+    return _parse(data, source, pyproject=pyproject, required=False)
+
+
+def config_from_mapping(options: Mapping[str, Any], source: str) -> Config:
+    """Validate already-parsed TOML keys over the defaults; `source` names them in messages."""
+    return _validate(options, where=source, source=source)
+
+
+def is_rule_ignored_for(config: Config, rule_id: str, path: str) -> bool:
+    """True when `ignore` or a `per-file-ignores` glob matching `path` turns the rule off."""
+    rule_id = rule_id.upper()
+    if rule_id in config.ignore:
+        return True
+    return any(rule_id in rule_ids and matches((glob,), path) for glob, rule_ids in config.per_file_ignores.items())
+
+
+def effective_severity(config: Config, rule_id: str, default: str) -> str:
+    """The configured `severity` of the rule, else the rule's own `default`."""
+    return config.severity.get(rule_id.upper(), default)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def _display_name(root: Path, path: Path) -> str:
+    """Repo-relative with `/` when the file is inside the repository, else as given."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
+def _read(path: Path, name: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except IsADirectoryError:
+        raise ConfigError(f"config file {name!r} is a directory, not a file") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+
+
+def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config:
+    """Bytes to `Config`: decode, parse TOML, pick the table, validate."""
+    import tomllib
+
+    try:
+        text = data.decode("utf-8-sig")  # a BOM is harmless; tomllib alone would reject it
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        _fail(f"{name} is not UTF-8 text: invalid byte 0x{data[exc.start]:02x} on line {line}", name, line)
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"at line (\d+)", str(exc))
+        _fail(f"invalid TOML in {name}: {exc}", name, int(found.group(1)) if found else None)
+    except RecursionError:
+        _fail(f"invalid TOML in {name}: values are nested too deeply", name)
+    if not pyproject:
+        return _validate(document, where=name, source=name)
+    tool = document.get("tool")
+    section = tool.get("kbcheck") if isinstance(tool, dict) else None
+    where = f"{name} [tool.kbcheck]"
+    if section is None:
+        if required:
+            _fail(f"{name} has no [tool.kbcheck] table", name)
+        return Config()
+    if not isinstance(section, dict):
+        _fail(f"[tool.kbcheck] in {name} must be a table, got {_kind(section)}", name)
+    return _validate(section, where=where, source=name)
+
+
+# --- validation -----------------------------------------------------------------------------
+
+
+def _fail(message: str, source: str | None = None, line: int | None = None) -> NoReturn:
+    error = ConfigError(" ".join(message.splitlines()))  # one line, whatever a key holds
+    error.path, error.line = source, line
+    raise error
+
+
+def _kind(value: object) -> str:
+    """How a TOML value is named in messages."""
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int):
+        return f"an integer ({value})"
+    if isinstance(value, float):
+        return f"a float ({value})"
+    if isinstance(value, str):
+        return f"the string {value!r}" if value else "an empty string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date or time"
+
+
+def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
+    near = difflib.get_close_matches(word, valid, n=1)
+    if near:
+        return f"did you mean {near[0]!r}?"
+    return f"valid {what} are: {', '.join(valid)}"
+
+
+def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], where: str) -> None:
+    for key in table:
+        if key not in valid:
+            _fail(f"unknown key {key!r} in {where}; {_suggest(key, valid, 'keys')}")
+
+
+def _table(value: object, key: str, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        _fail(f"{key!r} in {where} must be a table, got {_kind(value)}")
+    return value
+
+
+def _strings(value: object, key: str, where: str) -> tuple[str, ...]:
+    """A list of non-empty strings (an empty marker or glob would match everything or nothing)."""
+    if not isinstance(value, list):
+        _fail(f"{key!r} in {where} must be a list of strings, got {_kind(value)}")
+    for number, item in enumerate(value, 1):
+        if not isinstance(item, str) or not item:
+            _fail(f"item {number} of {key!r} in {where} must be a non-empty string, got {_kind(item)}")
+    return tuple(value)
+
+
+def _check_glob(glob: str, key: str, where: str) -> None:
+    import pathspec
+
+    try:
+        pathspec.PathSpec.from_lines("gitignore", [glob])
+    except (ValueError, re.error) as exc:  # pathspec's pattern error is a ValueError
+        _fail(f"invalid glob {glob!r} in {key!r} in {where}: {exc}")
+
+
+def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
+    globs = _strings(value, key, where)
+    for glob in globs:
+        _check_glob(glob, key, where)
+    return globs
+
+
+def _regex(value: object, key: str, where: str) -> re.Pattern[str]:
+    if not isinstance(value, str):
+        _fail(f"{key!r} in {where} must be a regular expression string, got {_kind(value)}")
+    try:
+        return re.compile(value)
+    except (re.error, RecursionError, OverflowError) as exc:
+        _fail(f"{key!r} in {where} is not a valid regular expression: {exc}")
+
+
+def _count(value: object, key: str, where: str) -> int:
+    minimum = _COUNTS[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        _fail(f"{key!r} in {where} must be an integer >= {minimum}, got {_kind(value)}")
+    return value
+
+
+def _choice(value: object, key: str, where: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        allowed = " or ".join(repr(c) for c in choices)
+        _fail(f"{key!r} in {where} must be {allowed}, got {_kind(value)}")
+    return value
+
+
+def _rule_id(value: object, key: str, where: str) -> str:
+    if not isinstance(value, str):
+        _fail(f"{key!r} in {where} must name rule ids such as 'KB005', got {_kind(value)}")
+    rule_id = value.strip().upper()
+    if rule_id not in RULE_IDS:
+        _fail(f"unknown rule {value!r} in {key!r} in {where}; {_suggest(rule_id, RULE_IDS, 'rules')}")
+    return rule_id
+
+
+def _rule_ids(value: object, key: str, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        _fail(f"{key!r} in {where} must be a list of rule ids, got {_kind(value)}")
+    return tuple(dict.fromkeys(_rule_id(item, key, where) for item in value))
+
+
+def _severity(value: object, where: str) -> dict[str, str]:
+    levels: dict[str, str] = {}
+    for rule, level in _table(value, "severity", where).items():
+        rule_id = _rule_id(rule, "severity", where)
+        if not isinstance(level, str) or level.lower() not in SEVERITIES:
+            _fail(f"'severity' of {rule_id} in {where} must be 'error' or 'warning', got {_kind(level)}"
+                  " (to turn a rule off, add it to 'ignore')")
+        levels[rule_id] = level.lower()
+    return levels
+
+
+def _per_file_ignores(value: object, where: str) -> dict[str, tuple[str, ...]]:
+    ignores: dict[str, tuple[str, ...]] = {}
+    for glob, rules in _table(value, "per-file-ignores", where).items():
+        if not glob:
+            _fail(f"'per-file-ignores' in {where} has an empty glob")
+        _check_glob(glob, "per-file-ignores", where)
+        ignores[glob] = _rule_ids(rules, f"per-file-ignores.{glob}", where)
+    return ignores
+
+
+def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
+    kinds = _strings(value, "reference-kinds", where)
+    for kind in kinds:
+        if kind not in REFERENCE_KINDS:
+            _fail(f"unknown kind {kind!r} in 'reference-kinds' in {where}; "
+                  f"{_suggest(kind, REFERENCE_KINDS, 'kinds')}")
+    return tuple(dict.fromkeys(kinds))
+
+
+def _baseline(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        _fail(f"'baseline' in {where} must be a file path, got {_kind(value)}")
+    parts = value.replace("\\", "/").split("/")
+    if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
+        _fail(f"'baseline' in {where} must be a path inside the repository, got {value!r}")
+    return value
+
+
+def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
+    roles: dict[str, tuple[str, ...]] = {}
+    for role, globs in _table(value, "roles", where).items():
+        patterns = _strings(globs, f"roles.{role}", where)
+        for pattern in patterns:
+            for placeholder in _PLACEHOLDER.findall(pattern):
+                if placeholder != "{author}":
+                    _fail(f"unknown placeholder {placeholder!r} in 'roles.{role}' in {where}; "
+                          "only {author} is replaced (by the author's slug)")
+            _check_glob(pattern.replace("{author}", "author"), f"roles.{role}", where)
+        roles[role] = patterns
+    return roles
+
+
+def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) -> dict[str, Author]:
+    authors: dict[str, Author] = {}
+    owner_of: dict[str, str] = {}  # one email, one author: otherwise who committed is ambiguous
+    for slug, spec in _table(value, "authors", where).items():
+        section = f"[authors.{slug}]"
+        if not _SLUG.fullmatch(slug) or slug in (".", ".."):
+            _fail(f"author slug {slug!r} in {where} must be a plain folder name "
+                  "(no spaces, '/', or glob characters)")
+        if not isinstance(spec, dict):
+            _fail(f"{section} in {where} must be a table with 'emails' and 'role', got {_kind(spec)}")
+        _check_keys(spec, AUTHOR_KEYS, f"{section} of {where}")
+        emails = tuple(dict.fromkeys(e.strip().lower() for e in _strings(spec.get("emails", []),
+                                                                          f"authors.{slug}.emails", where)))
+        for email in emails:
+            if email in owner_of:
+                _fail(f"email {email!r} is listed for both [authors.{owner_of[email]}] and {section} in {where}")
+            owner_of[email] = slug
+        role = spec.get("role", "writer")
+        if not isinstance(role, str) or role not in roles:
+            _fail(f"'role' of {section} in {where} is {_kind(role)}, which [roles] does not define; "
+                  f"defined roles: {', '.join(roles)}")
+        authors[slug] = Author(slug=slug, emails=emails, role=role)
+    return authors
+
+
+def _validate(options: Mapping[str, Any], *, where: str, source: str) -> Config:
+    """Defaults, then the file's keys, merged as plain dicts and validated into a `Config`."""
+    try:
+        return _convert(options, where=where, source=source)
+    except ConfigError as error:
+        error.path = error.path or source  # the message names the file; callers may want it apart
+        raise
+
+
+def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
+    _check_keys(options, tuple(DEFAULTS), where)
+    merged = {**DEFAULTS, **options}
+    merged["roles"] = {**DEFAULTS["roles"], **_table(merged["roles"], "roles", where)}
+    fields: dict[str, Any] = {}
+    for key in _GLOB_LISTS:
+        fields[key] = _globs(merged[key], key, where)
+    for key in _STRING_LISTS:
+        fields[key] = _strings(merged[key], key, where)
+    for key in _REGEXES:
+        fields[key] = _regex(merged[key], key, where)
+    for key in _COUNTS:
+        fields[key] = _count(merged[key], key, where)
+    fields["lang"] = _choice(merged["lang"], "lang", where, LANGS)
+    fields["baseline"] = _baseline(merged["baseline"], where)
+    fields["ignore"] = frozenset(_rule_ids(merged["ignore"], "ignore", where))
+    fields["severity"] = _severity(merged["severity"], where)
+    fields["per-file-ignores"] = _per_file_ignores(merged["per-file-ignores"], where)
+    if not isinstance(merged["allow-unknown-authors"], bool):
+        _fail(f"'allow-unknown-authors' in {where} must be true or false, "
+              f"got {_kind(merged['allow-unknown-authors'])}")
+    fields["allow-unknown-authors"] = merged["allow-unknown-authors"]
+    fields["reference-kinds"] = _reference_kinds(merged["reference-kinds"], where)
+    fields["roles"] = roles = _roles(merged["roles"], where)
+    fields["authors"] = _authors(merged["authors"], roles, where)
+    return Config(**{key.replace("-", "_"): value for key, value in fields.items()}, source=source)
+
+
+# --- kbcheck init ---------------------------------------------------------------------------
+
+_COMMENTS = {
+    "knowledge": "living documents: long markdown, numbered sections, a reference list at the end",
+    "paper-cards": "paper cards: YAML frontmatter (arxiv, title) + text, named NNNN-YYMM-NNNNN.md",
+    "repo-cards": "repo cards: frontmatter (repo) + text, named NNNN-owner-repo.md",
+    "guides": "how-to notes about a repository or tool",
+    "briefs": "each author's own output, under inbox/<author>/",
+    "manifests": "machine lists (JSON) of items to consume",
+    "exclude": "globs never read",
+    "reference-heading": "regex over heading text: the reference-list section",
+    "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
+    "open-question-heading": "regex over heading text: the open-question section",
+    "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
+    "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
+    "low-citation-threshold": "the digest warns about papers with fewer citations than this",
+    "scope-categories": "paper categories the digest treats as in scope; empty: every category",
+    "lang": "digest language: \"zh\" or \"en\"",
+    "baseline": "committed file holding the baseline commit and the accepted findings",
+    "ignore": "rule ids never reported, e.g. [\"KB009\"]",
+    "severity": "rule id -> \"error\" or \"warning\", e.g. {KB002 = \"error\"}",
+    "per-file-ignores": "glob -> rule ids not reported there, e.g. {\"inbox/**\" = [\"KB003\"]}",
+    "allow-unknown-authors": "true: commits by an author missing from [authors] are not KB007 errors",
+    "reference-kinds": "id kinds KB002/KB003 compare: \"arxiv\", \"doi\", \"repo\"",
+    "max-file-size": "bytes (default 4 MiB); larger files are skipped with a notice",
+}
+
+_HEADER = """\
+# kbcheck configuration, written by `kbcheck init`. Every key shows its default.
+# Globs are gitignore-style (`**` crosses folders), matched on repo-relative paths with `/`.
+"""
+
+_FOOTER = """\
+# one table per author; the author of a commit is found by its email
+# [authors.tom]
+# emails = ["tom@example.org"]
+# role = "writer"   # a key of [roles]; "writer" when omitted
+"""
+
+
+def _toml(value: Any) -> str:
+    """A default value as TOML; regexes as literal strings so backslashes stay readable."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if "\\" in value and "'" not in value and value.isprintable():
+            return f"'{value}'"
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        items = [json.dumps(item, ensure_ascii=False) if isinstance(item, str) else _toml(item) for item in value]
+        flat = f"[{', '.join(items)}]"
+        return flat if len(flat) <= 80 else "[\n" + "".join(f"    {item},\n" for item in items) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def init_text() -> str:
+    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default."""
+    lines = [_HEADER]
+    for key, value in DEFAULTS.items():
+        if key in ("roles", "authors"):
+            continue  # tables, written last so that the top-level keys stay top-level
+        lines.append(f"# {_COMMENTS[key]}\n{key} = {_toml(value)}\n")
+    roles = "".join(f"{role} = {_toml(globs)}\n" for role, globs in DEFAULTS["roles"].items())
+    lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
+                 f"[roles]\n{roles}")
+    lines.append(_FOOTER)
+    return "\n".join(lines)
+
+
+def write_init(root: Path, force: bool = False) -> Path:
+    """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`."""
+    target = Path(root) / CONFIG_FILE
+    if not Path(root).is_dir():
+        raise ConfigError(f"cannot write {CONFIG_FILE}: {root} is not a directory")
+    if (target.exists() or target.is_symlink()) and not force:
+        raise ConfigError(f"{CONFIG_FILE} already exists; not overwriting it (use --force to replace it)")
+    try:
+        fd, temp = tempfile.mkstemp(dir=root, prefix=f"{CONFIG_FILE}.", suffix=".tmp")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {CONFIG_FILE}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(init_text().encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644)  # mkstemp makes it private; a config file is meant to be shared
+        os.replace(temp, target)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise ConfigError(f"cannot write {CONFIG_FILE}: {exc.strerror or exc}") from None
+    return target
