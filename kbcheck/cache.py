@@ -1,0 +1,171 @@
+"""Parsed summaries cached by git blob id, so a card is parsed once per content (SPEC section 8).
+
+Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 256 pickle
+shards named by the first two hex digits of the blob id. A shard is loaded
+the first time one of its blobs is looked up and written back, atomically,
+only when something new was put in it. The cache is best effort: a shard
+that is corrupt, truncated, foreign or from another kbcheck version is
+treated as empty, and a cache that cannot be written is silently skipped.
+
+Pickle runs code on load, so a shard is trusted like the rest of the git dir
+(`.git/hooks` runs code too); git never transfers the git dir on clone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: bumped when the shard layout changes
+FORMAT = 1
+#: the newest entries kept per shard: 256 shards x 4096 bounds a namespace at ~1M entries
+MAX_PER_SHARD = 4096
+_MAGIC = "kbcheck-blob-cache"
+_BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def cache_root(git_dir: Path) -> Path:
+    return git_dir / "kbcheck" / "cache"
+
+
+def _inside(path: Path, parent: Path) -> bool:
+    """True when `path` really is under `parent`, symlinks resolved."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(parent))
+    except ValueError:
+        return False
+    return True
+
+
+class BlobCache:
+    """Values keyed by (blob id, key) for one namespace and kbcheck version; `git_dir=None` caches nothing."""
+
+    def __init__(self, git_dir: Path | None, namespace: str, version: str) -> None:
+        if not _NAMESPACE.fullmatch(namespace) or namespace in (".", ".."):
+            raise ValueError(f"cache namespace must be a short plain name, not {namespace!r}")
+        self.namespace = namespace
+        self.version = version
+        self.directory: Path | None = None
+        if git_dir is not None:
+            self.directory = cache_root(git_dir) / namespace
+            self._git_dir = git_dir
+        self._shards: dict[str, dict[str, Any]] = {}
+        self._new: dict[str, dict[str, Any]] = {}
+
+    @staticmethod
+    def _entry_key(blob_id: str, key: str) -> str:
+        if not key:
+            return blob_id
+        return blob_id + ":" + hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    def _shard_path(self, prefix: str) -> Path:
+        assert self.directory is not None
+        return self.directory / f"{prefix}.pickle"
+
+    def _load(self, prefix: str) -> dict[str, Any]:
+        """The entries of a shard on disk; empty when missing, unreadable, corrupt or foreign."""
+        try:
+            with open(self._shard_path(prefix), "rb") as handle:
+                payload = pickle.load(handle)
+        except Exception:  # noqa: BLE001 - any broken shard is just a cold cache
+            return {}
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _MAGIC
+            or payload.get("format") != FORMAT
+            or payload.get("version") != self.version
+            or payload.get("namespace") != self.namespace
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return {}
+        entries: dict[str, Any] = payload["entries"]
+        return entries
+
+    def _shard(self, prefix: str) -> dict[str, Any]:
+        shard = self._shards.get(prefix)
+        if shard is None:
+            shard = self._load(prefix)
+            self._shards[prefix] = shard
+        return shard
+
+    def get(self, blob_id: str, key: str = "") -> object | None:
+        """The value stored for this content and key, or None."""
+        if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
+            return None
+        return self._shard(blob_id[:2]).get(self._entry_key(blob_id, key))
+
+    def put(self, blob_id: str, value: object, key: str = "") -> None:
+        """Remember a value for this content and key until `flush()` writes it."""
+        if self.directory is None or value is None or not _BLOB_ID.fullmatch(blob_id):
+            return
+        prefix = blob_id[:2]
+        entry = self._entry_key(blob_id, key)
+        self._shard(prefix)[entry] = value
+        self._new.setdefault(prefix, {})[entry] = value
+
+    def flush(self) -> None:
+        """Write the shards that gained entries, each atomically; concurrent writers never corrupt a shard.
+
+        The shard is re-read just before writing, so entries another process
+        wrote meanwhile are kept; if two write at the same moment, the last wins.
+        """
+        if self.directory is None or not self._new:
+            return
+        if not _inside(self.directory, self._git_dir):  # a symlink planted inside the git dir
+            self._new.clear()
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        for prefix, new in sorted(self._new.items()):
+            merged = self._load(prefix)
+            for entry in new:
+                merged.pop(entry, None)  # re-insert: the newest entries are the last ones
+            merged.update(new)
+            if len(merged) > MAX_PER_SHARD:
+                merged = dict(list(merged.items())[-MAX_PER_SHARD:])
+            self._write(prefix, merged)
+            self._shards[prefix] = merged
+        self._new.clear()
+
+    def _write(self, prefix: str, entries: dict[str, Any]) -> None:
+        assert self.directory is not None
+        payload = {
+            "magic": _MAGIC, "format": FORMAT, "version": self.version,
+            "namespace": self.namespace, "entries": entries,
+        }
+        fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, self._shard_path(prefix))
+        except Exception:  # noqa: BLE001 - disk full, an unpicklable value: skip this shard
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+    def clear(self) -> None:
+        """Forget this namespace, in memory and on disk."""
+        self._shards.clear()
+        self._new.clear()
+        if self.directory is not None and _inside(self.directory, self._git_dir):
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def clear_cache(git_dir: Path) -> int:
+    """Remove every cached entry under the git dir (`kbcheck cache clear`); the number of shards removed."""
+    root = cache_root(git_dir)
+    if not root.is_dir() or not _inside(root, git_dir):
+        return 0
+    count = sum(1 for p in root.rglob("*.pickle") if p.is_file())
+    shutil.rmtree(root, ignore_errors=True)
+    return count

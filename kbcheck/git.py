@@ -1,0 +1,460 @@
+"""Small typed git functions over GitPython: trees, the index, changes, blobs, authors.
+
+Every git failure leaves this module as a `GitError` with a one-line reason,
+never a GitPython exception. Paths are read with `-z` so that spaces, CJK,
+leading dashes and newlines in file names survive; they are decoded as UTF-8
+with `surrogateescape`, so undecodable bytes still round-trip to git.
+
+GitPython (`import git`, ~80 ms) is imported only when a repository is opened.
+Blobs are read through GitPython's one persistent `git cat-file --batch`
+process per repository, however many are asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kbcheck.errors import GitError
+
+if TYPE_CHECKING:
+    from kbcheck.sources import Change
+
+#: the empty tree, which git knows without it being stored (sha1, sha256)
+EMPTY_TREE = {
+    "sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
+REGULAR_MODES = frozenset({"100644", "100755", "100664"})
+SYMLINK_MODE = "120000"
+GITLINK_MODE = "160000"
+
+_HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_SHALLOW_HINT = (
+    "this clone is shallow and lacks that history; fetch the full history "
+    "(`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
+)
+
+
+@dataclass
+class Repository:
+    """An open git repository with a working tree."""
+
+    #: top of the working tree
+    root: Path
+    #: the real git dir (for a linked worktree, its own `.git/worktrees/<name>`)
+    git_dir: Path
+    #: the dir shared by all worktrees (objects, config): where shared caches belong
+    common_dir: Path
+    handle: Any = field(repr=False)
+    _object_format: str | None = field(default=None, repr=False)
+
+    def close(self) -> None:
+        """Stop the persistent `cat-file` processes."""
+        self.handle.close()
+
+    def __enter__(self) -> Repository:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class CommitChanges:
+    """One non-merge commit of a range: who wrote it and what it changed."""
+
+    sha: str
+    author_name: str
+    author_email: str
+    changes: list[Change]
+
+
+def open_repository(start: Path) -> Repository:
+    """The repository containing `start`, searching parent directories."""
+    try:
+        import git
+    except ImportError:  # GitPython refuses to import when it finds no git executable
+        raise GitError("git is not installed or not on PATH") from None
+
+    try:
+        handle = git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise GitError(f"not a git repository: {start}") from None
+    except (git.GitError, OSError) as exc:
+        raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
+    if handle.bare or handle.working_tree_dir is None:
+        handle.close()
+        raise GitError(f"bare repository has no working tree: {handle.git_dir}")
+    return Repository(
+        root=Path(handle.working_tree_dir).resolve(),
+        git_dir=Path(handle.git_dir).resolve(),
+        common_dir=Path(handle.common_dir).resolve(),
+        handle=handle,
+    )
+
+
+# -- the one wrapper around running git ------------------------------------------------
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line.removeprefix("fatal: ").removeprefix("error: ")
+    return "no message"
+
+
+def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = None) -> tuple[int, bytes]:
+    """Run `git <args>` in the work tree; (status, raw stdout). GitError on failure when `check`."""
+    import git
+
+    options: dict[str, Any] = {
+        "with_extended_output": True,
+        "with_exceptions": False,
+        "stdout_as_string": False,
+        "strip_newline_in_stdout": False,
+    }
+    with contextlib.ExitStack() as stack:
+        if stdin is not None:
+            feed = stack.enter_context(tempfile.TemporaryFile())
+            feed.write(stdin)
+            feed.seek(0)
+            options["istream"] = feed
+        try:
+            status, out, err = repo.handle.git.execute([repo.handle.git.GIT_PYTHON_GIT_EXECUTABLE, *args], **options)
+        except git.GitCommandNotFound:
+            raise GitError("git is not installed or not on PATH") from None
+        except (git.GitError, OSError) as exc:
+            raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
+    if check and status != 0:
+        raise GitError(f"git {args[0]} failed: {_first_line(err)}")
+    return status, out
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _zsplit(raw: bytes) -> list[str]:
+    raw = raw.strip(b"\0")
+    return [_decode(part) for part in raw.split(b"\0")] if raw else []
+
+
+# -- revisions -------------------------------------------------------------------------
+
+def head_sha(repo: Repository) -> str | None:
+    """The commit HEAD points at, or None in a repository with no commits yet."""
+    status, out = run(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+    return out.decode().strip() if status == 0 else None
+
+
+def is_shallow(repo: Repository) -> bool:
+    """True in a shallow clone (history cut at some depth)."""
+    _, out = run(repo, "rev-parse", "--is-shallow-repository", check=False)
+    return out.strip() == b"true" or (repo.common_dir / "shallow").is_file()
+
+
+def resolve(repo: Repository, rev: str) -> str:
+    """The full sha of the commit `rev` names; GitError "unknown revision" otherwise."""
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n"):
+        raise GitError(f"unknown revision '{rev}'")
+    status, out = run(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
+    if status == 0:
+        return out.decode().strip()
+    if is_shallow(repo):
+        raise GitError(f"unknown revision '{rev}': {_SHALLOW_HINT}")
+    if head_sha(repo) is None:
+        raise GitError(f"unknown revision '{rev}': the repository has no commits yet")
+    raise GitError(f"unknown revision '{rev}'")
+
+
+def object_format(repo: Repository) -> str:
+    """`sha1` or `sha256`."""
+    if repo._object_format is None:
+        status, out = run(repo, "rev-parse", "--show-object-format", check=False)
+        value = out.decode(errors="replace").strip()
+        repo._object_format = value if status == 0 and value in EMPTY_TREE else "sha1"
+    return repo._object_format
+
+
+def empty_tree(repo: Repository) -> str:
+    return EMPTY_TREE[object_format(repo)]
+
+
+def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
+    """True when `ancestor` is reachable from `descendant` (or the same commit)."""
+    status, _ = run(repo, "merge-base", "--is-ancestor", resolve(repo, ancestor), resolve(repo, descendant), check=False)
+    return status == 0
+
+
+def merge_base(repo: Repository, a: str, b: str) -> str | None:
+    """The best common ancestor of two commits, None for unrelated histories."""
+    status, out = run(repo, "merge-base", resolve(repo, a), resolve(repo, b), check=False)
+    if status != 0:
+        return None
+    return out.decode().strip() or None
+
+
+def commit_date(repo: Repository, sha: str) -> str:
+    """The committer date of a commit, ISO-8601 with its original offset."""
+    full = resolve(repo, sha)
+    data = _read_object(repo, full, "commit")
+    if data is None:
+        raise GitError(f"commit {full[:12]} is missing from the object store")
+    for line in data.split(b"\n"):
+        if line.startswith(b"committer "):
+            stamp, offset = line.rsplit(b" ", 2)[-2:]
+            sign = -1 if offset.startswith(b"-") else 1
+            minutes = int(offset[1:3]) * 60 + int(offset[3:5])
+            tz = timezone(sign * timedelta(minutes=minutes))
+            return datetime.fromtimestamp(int(stamp), tz).isoformat()
+        if not line:
+            break
+    raise GitError(f"commit {full[:12]} has no committer line")
+
+
+def config_value(repo: Repository, key: str) -> str | None:
+    """`git config --get key`, None when unset."""
+    status, out = run(repo, "config", "--get", key, check=False)
+    if status != 0:
+        return None
+    value = _decode(out).strip()
+    return value or None
+
+
+# -- file lists ------------------------------------------------------------------------
+
+def ls_index(repo: Repository) -> dict[str, tuple[str, str]]:
+    """Path -> (mode, blob sha) of the staging area.
+
+    A path in a merge conflict has no single staged version; it is given its
+    stage-2 ("ours", the current branch's) version and skipped when it has
+    none, so the path still exists for the checks while the conflict is open.
+    """
+    _, out = run(repo, "ls-files", "--stage", "-z")
+    entries: dict[str, tuple[str, str]] = {}
+    unmerged: dict[str, tuple[str, str]] = {}
+    for record in _zsplit(out):
+        meta, _, path = record.partition("\t")
+        mode, sha, stage = meta.split(" ")
+        if stage == "0":
+            entries[path] = (mode, sha)
+        elif stage == "2":
+            unmerged[path] = (mode, sha)
+    for path, entry in unmerged.items():
+        entries.setdefault(path, entry)
+    return dict(sorted(entries.items()))
+
+
+def ls_tree(repo: Repository, rev: str) -> dict[str, tuple[str, str]]:
+    """Path -> (mode, object sha) of every file (and submodule) of the tree at `rev`."""
+    sha = resolve(repo, rev)
+    _, out = run(repo, "ls-tree", "-r", "-z", "--full-tree", sha)
+    entries: dict[str, tuple[str, str]] = {}
+    for record in _zsplit(out):
+        meta, _, path = record.partition("\t")
+        mode, _kind, obj = meta.split(" ")
+        entries[path] = (mode, obj)
+    return entries
+
+
+def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[str] = ()) -> list[str]:
+    """Tracked files (also those deleted on disk), sorted; with `untracked`, also untracked files not ignored.
+
+    `under` limits the listing to these repo-relative paths (files or folders).
+    """
+    args = ["ls-files", "-z", "--cached"]
+    if untracked:
+        args += ["--others", "--exclude-standard"]
+    pathspecs = [f":(literal){p}" for p in under]
+    if pathspecs:
+        args += ["--", *pathspecs]
+    _, out = run(repo, *args)
+    return sorted(set(_zsplit(out)))
+
+
+# -- blobs -----------------------------------------------------------------------------
+
+def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
+    """One object through the persistent `cat-file --batch`; None when missing or not `kind`."""
+    try:
+        _, typename, _, data = repo.handle.git.get_object_data(sha)
+    except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
+        return None
+    except OSError as exc:
+        raise GitError(f"git cat-file failed: {exc}") from None
+    name = typename.decode() if isinstance(typename, bytes) else str(typename)
+    return data if name == kind else None
+
+
+def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
+    """Blob contents by sha, all through one `git cat-file --batch` process.
+
+    A sha whose object is not in the store (a partial clone, a shallow clone,
+    a pruned object) is absent from the result rather than an error.
+    """
+    blobs: dict[str, bytes] = {}
+    for sha in shas:
+        if sha in blobs or not _HEX_ID.fullmatch(sha):
+            continue
+        data = _read_object(repo, sha, "blob")
+        if data is not None:
+            blobs[sha] = data
+    return blobs
+
+
+# -- changes ---------------------------------------------------------------------------
+
+def _parse_name_status(tokens: list[str], start: int = 0, stop: set[str] | None = None) -> tuple[list[Change], int]:
+    """Parse `--name-status -z` tokens from `start` until the end or a token in `stop`."""
+    from kbcheck.sources import Change
+
+    changes: list[Change] = []
+    i = start
+    while i < len(tokens):
+        status = tokens[i]
+        if stop is not None and status in stop:
+            break
+        letter = status[:1]
+        if letter in ("R", "C"):
+            old, new = tokens[i + 1], tokens[i + 2]
+            i += 3
+            # a copy leaves its source in place: the new path is an addition
+            changes.append(Change("R", new, old) if letter == "R" else Change("A", new, None))
+        else:
+            path = tokens[i + 1]
+            i += 2
+            kind = {"A": "A", "D": "D"}.get(letter, "M")  # M, T (type change) and anything else
+            changes.append(Change(kind, path, None))
+    return changes, i
+
+
+def staged_changes(repo: Repository) -> list[Change]:
+    """What a commit now would record: the index against HEAD (or the empty tree before the first commit)."""
+    base = head_sha(repo) or empty_tree(repo)
+    _, out = run(repo, "diff-index", "--cached", "-r", "-z", "-M", "--name-status",
+                 "--diff-filter=ACDMRT", base)
+    changes, _ = _parse_name_status(_zsplit(out))
+    return changes
+
+
+def diff_paths(repo: Repository, base: str, head: str) -> list[Change]:
+    """Changed paths between two commits, renames detected (`-M`)."""
+    _, out = run(repo, "diff-tree", "-r", "-z", "-M", "--name-status", "--diff-filter=ACDMRT",
+                 resolve(repo, base), resolve(repo, head))
+    changes, _ = _parse_name_status(_zsplit(out))
+    return changes
+
+
+def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
+    """The non-merge commits of `rev..HEAD`, oldest first, each with its author and changed paths.
+
+    Merge commits contribute no paths of their own: the commits they bring in
+    are themselves in the range and are judged by their own authors. (A change
+    made only while resolving a merge is therefore not attributed to anyone.)
+    """
+    base = resolve(repo, rev)
+    head = head_sha(repo)
+    if head is None:
+        raise GitError("HEAD has no commits yet; nothing to compare with")
+    _, out = run(repo, "log", "-z", "--no-merges", "--reverse", "--no-show-signature", "--no-color",
+                 "--format=%H%x00%an%x00%ae", f"{base}..{head}", "--")
+    fields = _decode(out).split("\0")
+    if len(fields) % 3 == 1 and fields[-1] == "":  # the record terminator after the last commit
+        fields.pop()
+    metas = [(fields[i].strip(), fields[i + 1], fields[i + 2]) for i in range(0, len(fields) - 2, 3)]
+    if not metas:
+        return []
+    shas = [sha for sha, _, _ in metas]
+    _, out = run(repo, "diff-tree", "--stdin", "--root", "-r", "-z", "-M", "--name-status",
+                 "--diff-filter=ACDMRT", stdin="".join(f"{sha}\n" for sha in shas).encode())
+    tokens = _zsplit(out)
+    by_commit: dict[str, list[Change]] = {sha: [] for sha in shas}
+    pending = set(shas)
+    i = 0
+    while i < len(tokens):
+        sha = tokens[i]
+        if sha not in pending:
+            raise GitError(f"git diff-tree gave unexpected output near {sha!r}")
+        pending.discard(sha)
+        changes, i = _parse_name_status(tokens, i + 1, stop=pending)
+        by_commit[sha] = changes
+    return [CommitChanges(sha, name, email, by_commit[sha]) for sha, name, email in metas]
+
+
+# -- added lines -----------------------------------------------------------------------
+
+def _unquote(raw: bytes) -> bytes:
+    """Undo git's C-style quoting of a path in a patch header (`"b/na\\303\\257ve"`)."""
+    if not (raw.startswith(b'"') and raw.endswith(b'"')):
+        return raw
+    body, out, i = raw[1:-1], bytearray(), 0
+    escapes = {ord("n"): 10, ord("t"): 9, ord('"'): 34, ord("\\"): 92, ord("a"): 7,
+               ord("b"): 8, ord("f"): 12, ord("r"): 13, ord("v"): 11}
+    while i < len(body):
+        c = body[i]
+        if c == 0x5C and i + 1 < len(body):
+            nxt = body[i + 1]
+            if 0x30 <= nxt <= 0x37:
+                out.append(int(body[i + 1:i + 4], 8))
+                i += 4
+                continue
+            out.append(escapes.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
+def parse_added_lines(patch: bytes) -> dict[str, set[int]]:
+    """New-side line numbers added or modified per file, from a `-U0` patch."""
+    added: dict[str, set[int]] = {}
+    current: str | None = None
+    for line in patch.split(b"\n"):
+        if line.startswith(b"+++ "):
+            target = _unquote(line[4:].rstrip(b"\t"))
+            current = _decode(target[2:]) if target.startswith(b"b/") else None
+            continue
+        if line.startswith(b"diff --git "):
+            current = None
+            continue
+        match = _HUNK.match(line)
+        if match and current is not None:
+            start = int(match.group(1))
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            if count:
+                added.setdefault(current, set()).update(range(start, start + count))
+    return added
+
+
+def added_lines(repo: Repository, *, staged: bool = False, base: str | None = None) -> dict[str, set[int]]:
+    """1-based lines the change added or modified, in the new version of each file.
+
+    `staged`: the index against HEAD; `base`: `base...HEAD` (from the merge
+    base, as a pull request shows it); neither: the working tree against HEAD.
+    """
+    common = ["-p", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv",
+              "--src-prefix=a/", "--dst-prefix=b/", "--diff-filter=ACMRT"]
+    if base is not None:
+        start = resolve(repo, base)
+        head = head_sha(repo)
+        if head is None:
+            raise GitError("HEAD has no commits yet; nothing to compare with")
+        fork = merge_base(repo, start, head)
+        if fork is None:
+            hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""
+            raise GitError(f"'{base}' and HEAD have no common ancestor{hint}")
+        _, out = run(repo, "diff-tree", "-r", *common, fork, head)
+    else:
+        tree = head_sha(repo) or empty_tree(repo)
+        extra = ["--cached"] if staged else []
+        _, out = run(repo, "diff-index", *extra, *common, tree)
+    return parse_added_lines(out)

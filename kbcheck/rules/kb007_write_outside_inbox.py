@@ -1,0 +1,109 @@
+"""A change writes outside what its author may write (by default, their own inbox folder).
+
+**What it catches.** Every path of the staged change (`--staged`, judged by
+the run's author) or of each commit in the range (`--diff REV`, each commit
+judged by its own author email) that lies outside the author's role: added,
+modified and deleted paths, and both sides of a rename. The author of a
+local run is `--author`, else `KBCHECK_AUTHOR`, else git config
+`kbcheck.author`, else the configured author with the commit email
+(`git config user.email`). An author nobody configured gets one finding per
+path, unless `allow-unknown-authors = true`. Not evaluated by `--all` or
+plain paths: there is no change to judge.
+
+**Why it matters.** Writers (people and writing agents) work in
+`inbox/<author>/`; only maintainers fold material into `organized/`. A
+writer that edits a living document or another writer's inbox bypasses
+review, and a refresh script with the wrong identity can rewrite hundreds
+of cards in one commit.
+
+**Fires:** with
+
+    [authors.tom]
+    emails = ["tom@example.org"]
+    role = "writer"            # writer = ["inbox/{author}/**"]
+
+tom stages `inbox/jay/2026-10-29-brief.md`, or renames
+`inbox/tom/draft.md` to `organized/guides/draft.md` (the new side is outside).
+
+**Passes:** tom stages `inbox/tom/2026-10-29-brief.md`; a `maintainer`
+(`["**"]`) changes anything.
+
+**How to fix.** Unstage the path (`git restore --staged PATH`) and hand the
+material to a maintainer, or commit as the right author; if the author is
+new, add it under `[authors]` with its emails and role.
+
+**How to suppress.** `per-file-ignores = {"organized/indexes/**" = ["KB007"]}`
+for paths anyone may write, a wider role under `[roles]`, or
+`allow-unknown-authors = true` for unconfigured authors. Inline comments do
+not apply: the finding is about a change, not a line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kbcheck.authors import allowed_globs, may_write
+from kbcheck.findings import Problem
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.sources import Change
+
+ID = "KB007"
+NAME = "write-outside-inbox"
+SEVERITY = "error"
+KINDS = ()
+
+_VERBS = {"A": "adds", "M": "modifies", "D": "deletes"}
+
+
+def _what(change: Change) -> str:
+    actor = f"commit {change.commit[:12]}" if change.commit else "the staged change"
+    if change.status == "R" and change.old_path is not None:
+        return f"{actor} renames {change.old_path} to {change.path}"
+    return f"{actor} {_VERBS.get(change.status, 'changes')} {change.path}"
+
+
+def _authors_section(config: Config) -> str:
+    source = os.path.basename(config.source) if config.source else ".kbcheck.toml"
+    return "pyproject.toml [tool.kbcheck.authors]" if source == "pyproject.toml" else f"{source} [authors]"
+
+
+def check_changes(changes: list[Change], config: Config) -> Iterator[Problem]:
+    """One finding per path outside what its author may write (the first change that writes it)."""
+    seen: set[tuple[str, str]] = set()
+    for change in changes:
+        sides = [change.path]
+        if change.status == "R" and change.old_path is not None:
+            sides.append(change.old_path)
+        for side in sides:
+            if change.author is None:
+                if config.allow_unknown_authors:
+                    continue
+                key = ("?" + change.author_label, side)
+                message = (
+                    f"author {change.author_label} is not configured in {_authors_section(config)}; "
+                    f"add it or set allow-unknown-authors ({_what(change)})"
+                )
+            else:
+                if may_write(config, change.author, side):
+                    continue
+                key = (change.author, side)
+                message = _outside_message(config, change)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield Problem(path=side, line=1, column=1, message=message, subject=side, file_level=True)
+
+
+def _outside_message(config: Config, change: Change) -> str:
+    assert change.author is not None
+    author = config.authors.get(change.author)
+    role = author.role if author is not None else "?"
+    globs = allowed_globs(config, change.author)
+    who = f"{change.author} (role {role})"
+    if not globs:
+        return f"{who} may write nothing: role '{role}' has no globs in [roles]; {_what(change)}"
+    return f"{who} may write only {', '.join(globs)}; {_what(change)}"

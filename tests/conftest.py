@@ -1,0 +1,33 @@
+"""Shared fixtures: a real git repository with a pinned author and isolated git config."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gitrepo import GitRepo  # noqa: E402
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
+    """An empty repository at `tmp_path/kb`, configured as Tom <tom@example.org>, current directory.
+
+    The process environment is isolated the same way as the repository's own
+    git calls, so kbcheck (which runs git itself) sees only this repository's
+    configuration.
+    """
+    repo = GitRepo.create(tmp_path / "kb", home=tmp_path / "home")
+    for key in list(os.environ):
+        if key not in repo.env:
+            monkeypatch.delenv(key)
+    for key, value in repo.env.items():
+        if os.environ.get(key) != value:
+            monkeypatch.setenv(key, value)
+    monkeypatch.chdir(repo.path)
+    yield repo
