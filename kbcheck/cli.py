@@ -138,7 +138,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
     report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
     kb.flush()
-    _notice(report.notices, err)
+    _notice([*getattr(selection, "notices", ()), *report.notices], err)
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
     render(args.format, report, all_rules(), out, color=color)
     if report.errors or (args.strict and report.warnings):
@@ -148,8 +148,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cache_factory(repo):  # type: ignore[no-untyped-def]
     from kbcheck.cache import BlobCache
+    from kbcheck.model import layout_version
 
-    return lambda namespace: BlobCache(repo.git_dir, namespace, __version__)
+    version = f"{__version__}+{layout_version()}"
+    return lambda namespace: BlobCache(repo.common_dir, namespace, version)
 
 
 def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
