@@ -18,6 +18,7 @@ from kbcheck.model.ids import arxiv_to_file_stem, is_arxiv_id, normalize_arxiv, 
 
 PAPER, REPO = "paper_card", "repo_card"
 REQUIRED = {PAPER: ("arxiv", "title"), REPO: ("repo",)}
+_ID_FIELDS = ("arxiv", "repo")
 _FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
 _SEQ_PREFIX = re.compile(r"^\d+-(?P<rest>.+)\.md$", re.IGNORECASE)
 _MAX_NODES = 5000
@@ -182,7 +183,9 @@ def parse_card(path: str, kind: str, text: str, roots: tuple[str, ...] = ("organ
     card_id, id_problem = _card_id(path, kind, fields)
     if id_problem is not None and not missing and not problems:
         problems.append(id_problem)
-    numbers = _numbers_of(fields, roots) | numeric_values(scan_prose(body, roots)[1])
+    # the card's own id is not a number it states (`hep-th/9901001`, an unquoted `1605.08803`)
+    stated = {name: value for name, value in fields.items() if name not in _ID_FIELDS}
+    numbers = _numbers_of(stated, roots) | numeric_values(scan_prose(body, roots)[1])
     return Card(
         path=path, kind=kind, id=card_id, fields=fields, numbers=frozenset(numbers),
         problems=tuple(problems), body_line=body_line, has_body=bool(body.strip()),
@@ -197,10 +200,15 @@ def _card_id(path: str, kind: str, fields: dict[str, Any]) -> tuple[str | None, 
         raw = fields.get("arxiv")
         if raw in (None, ""):
             return from_name, None
+        if isinstance(raw, float) and not isinstance(raw, bool):
+            # unquoted, YAML reads a number and drops trailing zeros (2610.02070 -> 2610.0207)
+            if from_name is not None and "/" not in from_name and float(from_name) == raw:
+                return from_name, None
+            return from_name, CardProblem(2, f"field 'arxiv' must be a quoted string: YAML reads it as the number {raw!r}")
         declared = normalize_arxiv(str(raw))
         if not is_arxiv_id(declared):
             return from_name, CardProblem(2, f"field 'arxiv' is not an arXiv id: {raw!r}")
-        if stem is None:
+        if from_name is None:
             return declared, CardProblem(1, f"file name {name!r} does not follow NNNN-YYMM-NNNNN.md")
         if arxiv_to_file_stem(declared) != stem:
             return declared, CardProblem(2, f"arxiv {declared} disagrees with the file name {name!r} (expected …-{arxiv_to_file_stem(declared)}.md)")

@@ -43,7 +43,9 @@ class Ref:
     form: str = "text"
 
 
-_URL = re.compile(r"https?://[^\s<>\"'（）()\[\]{}，。、；！？「」“”]+", re.IGNORECASE)
+#: a web address in prose ends at the first non-ASCII character (`：`, `》`, CJK text glued to it)
+#: (case-insensitive only in the scheme: folding would let `i`, `k`, `s` match `İ`, `K`, `ſ`)
+_URL = re.compile(r"(?i:https?)://[^\s<>\"'()\[\]{}\u0080-\U0010ffff]+")
 _ARXIV_URL = re.compile(
     r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")(?:\.pdf)?/?$",
     re.IGNORECASE,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose
 from kbcheck.model.claims import ClaimNumber, find_claims
@@ -175,8 +176,8 @@ class _Builder:
         parent = self.heading_stack[-1][1] if self.heading_stack else None
         own = self.patterns.role_of(heading) if heading is not None else None
         role = own if own is not None else (self.sections[parent].role if parent is not None else None)
-        if self.sections:
-            self.sections[-1].end_line = line - 1
+        if self.sections:  # a heading inside a list item may share the line its section began on
+            self.sections[-1].end_line = max(self.sections[-1].line, line - 1)
         section = Section(len(self.sections), heading, level, line, line, section_label(heading or ""), role, parent)
         self.sections.append(section)
         if heading is not None:
@@ -211,9 +212,12 @@ class _Builder:
         line_index = start_line
         search_from: dict[int, int] = {}
 
+        def source_line() -> str:
+            return self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
+
         def locate(text: str, advance: bool = True) -> int:
             """The 0-based column of `text` in its source line, searching left to right."""
-            raw = self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
+            raw = source_line()
             pos = raw.find(text, search_from.get(line_index, 0)) if text else -1
             if pos < 0:
                 return len(raw) - len(raw.lstrip())
@@ -239,8 +243,10 @@ class _Builder:
                 target = scan_href(href)
                 if target is not None:
                     kind, value, form = target
+                    # markdown-it percent-encodes hrefs (spaces, CJK): look for the target as written
+                    written = href if href in source_line() else unquote(href)
                     # the href stands after the link text in the source: peek, do not advance
-                    col = locate(href, advance=False)
+                    col = locate(written, advance=False)
                     refs.append(Ref(kind, value, line_index + 1, col + 1, form))
             elif child.type == "image":
                 pieces.append((line_index, 0, " "))
@@ -363,6 +369,8 @@ def parse_document(
     line_offset: int = 0,
 ) -> Document:
     """Parse markdown text into sections and blocks; `line_offset` shifts lines (card bodies)."""
+    if "\r" in text:  # markdown-it ends lines at a lone CR too; count lines the way it does
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset)
     builder.walk(_markdown().parse(text))

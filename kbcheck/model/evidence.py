@@ -82,7 +82,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:
                     continue
             if not has_evidence:
                 yield Verdict(claim, UNSOURCED)
-            elif only_cards and abs(claim.value) not in own.numbers and abs(claim.value) not in around.numbers:
+            elif only_cards and not own.holds(claim.value) and not around.holds(claim.value):
                 cards = {c.path: c for c in own.cards + around.cards}
                 yield Verdict(claim, NOT_IN_CARDS, tuple(cards.values()))
 
@@ -97,3 +97,8 @@ class _Evidence:
         self.only_cards = all(c.card_path for c in citations)
         self.cards = _distinct_cards(kb, citations)
         self.numbers: set[float] = set().union(*(card.numbers for card in self.cards)) if self.cards else set()
+
+    def holds(self, value: float) -> bool:
+        """A card number of equal value; `4.03万` is 40300.000000000004 as a float."""
+        target = abs(value)
+        return target in self.numbers or any(_same(target, number) for number in self.numbers)

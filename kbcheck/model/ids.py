@@ -54,7 +54,7 @@ def normalize_doi(raw: str) -> str:
 def normalize_repo(raw: str) -> str:
     """`Owner/Repo.git` -> `owner/repo`."""
     text = raw.strip().strip("/").lower()
-    if text.endswith(".git"):
+    while text.endswith(".git"):  # GitHub drops every `.git`; one pass must be enough to be idempotent
         text = text[:-4]
     return text
 

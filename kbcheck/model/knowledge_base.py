@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 KNOWLEDGE, BRIEF, GUIDE, MANIFEST, OTHER = "knowledge", "brief", "guide", "manifest", "other"
 MARKDOWN_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, BRIEF, GUIDE})
 _WILDCARD = re.compile(r"[*?\[]")
+#: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
+_SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +227,8 @@ class KnowledgeBase:
                 arxiv_id = paper_id_from_stem(stem) if stem else None
                 if arxiv_id is not None:
                     index.setdefault(arxiv_id, path)
+                    if _SUBJECT_CLASS.match(arxiv_id):
+                        index.setdefault(_SUBJECT_CLASS.sub(r"\1.\2/", arxiv_id), path)
             self._paper_index = index
         return self._paper_index
 
@@ -261,6 +265,10 @@ class KnowledgeBase:
             if arxiv_id is None:
                 card = self.card(path)
                 arxiv_id = card.id if card is not None else None
+            elif _SUBJECT_CLASS.match(arxiv_id):  # `math-gt` or `hep-th`: the card says which
+                card = self.card(path)
+                if card is not None and card.id and not card.problems:
+                    arxiv_id = card.id
             return ("arxiv", arxiv_id) if arxiv_id else None
         if kind == REPO:
             card = self.card(path)
@@ -303,6 +311,11 @@ class KnowledgeBase:
                         citations.append(Citation("repo", ref.value, ref.line, ref.column, card_path))
                 elif ref.kind == "path":
                     target = self.resolve_path(base, ref.value, ref.form)
+                    if ref.form == "link" and ref.value.split("/", 1)[0] in self.roots and (
+                        target is None or not self.snapshot.exists(target)
+                    ):
+                        # a linked knowledge-base path (`organized/...`) cites like a bare one (SPEC 1)
+                        target = self.resolve_path("", ref.value, "text")
                     if target is None or not self.snapshot.exists(target):
                         resolved.broken_paths.append(BrokenPath(ref.line, ref.column, ref.value, target))
                         continue

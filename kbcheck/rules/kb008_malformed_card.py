@@ -6,7 +6,12 @@ does not parse (or uses unsafe tags such as `!!python/object`), frontmatter
 that is not a mapping, a missing required field (`arxiv` and `title` for
 paper cards, `repo` for repo cards), or an id that disagrees with the file
 name (`1695-2610-02076.md` must say `arxiv: "2610.02076"`;
-`4572-recursive-oss-rec.md` must say `repo: recursive-oss/rec`).
+`4572-recursive-oss-rec.md` must say `repo: recursive-oss/rec`). Old-style
+ids keep their archive, with `.` and `/` as `-`, lower case:
+`hep-th/9901001` is `NNNN-hep-th-9901001.md`, `math.GT/0309136` is
+`NNNN-math-gt-0309136.md`. YAML reads an unquoted id as a number
+(`arxiv: 2610.02070` is 2610.0207): it passes when its value equals the id
+in the file name, and must be quoted otherwise.
 
 **Why it matters.** Cards are the evidence every other rule checks numbers
 and citations against; a card that does not parse silently drops out of the

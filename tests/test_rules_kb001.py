@@ -1,0 +1,183 @@
+"""KB001 uncited-trend-line: every trend line of a living document cites a source."""
+
+from __future__ import annotations
+
+import pytest
+from kbtools import found, md, paper_card, repo_card, run
+
+from kbcheck.findings import Report
+
+DOC = "organized/knowledge/inference.md"
+CARDS: dict[str, str | bytes] = {
+    "organized/paper_cards/1695-2610-37358.md": paper_card("2610.37358"),
+    "organized/repo_cards/4572-recursive-oss-rec.md": repo_card("recursive-oss/rec", stars=245),
+}
+
+
+def kb001(doc: str, path: str = DOC, **files: str) -> Report:
+    return run({**CARDS, path: md(doc), **files}, paths=[path], select={"KB001"})
+
+
+def where(report: Report) -> list[tuple[int, int, int, str]]:
+    return [(f.line, f.column, f.end_line, f.subject) for f in report.findings if f.rule == "KB001"]
+
+
+def test_fires_on_each_uncited_trend_line() -> None:
+    report = kb001("""
+        # inference
+
+        ## §6.2 趋势
+
+        - 二次检索是否触发都变成"按收益付费"的决策问题
+        - 训推一致性成为标配（arXiv:2610.37358）
+        - 图像 token 预算从固定粒度走向内容自适应
+        """)
+    assert where(report) == [
+        (5, 1, 5, '二次检索是否触发都变成"按收益付费"的决策问题'),
+        (7, 1, 7, "图像 token 预算从固定粒度走向内容自适应"),
+    ]
+    first = report.findings[0]
+    assert (first.rule, first.name, first.severity, first.path) == ("KB001", "uncited-trend-line", "error", DOC)
+    assert first.message == (
+        'trend line cites no source: "二次检索是否触发都变成"按收益付费"的决策问题"; '
+        "add the arXiv id, DOI, repo or card it rests on"
+    )
+
+
+def test_message_shortens_and_subject_keeps_eighty_characters() -> None:
+    line = "趋势" * 60
+    report = kb001(f"## §6.2 趋势\n\n- {line}\n")
+    [finding] = report.findings
+    assert finding.subject == line[:80]
+    assert f'"{line[:39]}…"' in finding.message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "arXiv:2610.37358",
+        "arxiv: 2610.37358v2",
+        "2610.37358",
+        "https://arxiv.org/abs/2610.37358",
+        "https://papers.cool/arxiv/2610.37358",
+        "arXiv:2610.99999",  # an id without a card is still a source (KB004 judges it)
+        "DOI 10.1145/3600006.3613165",
+        "https://github.com/some/repo",
+        "recursive-oss/rec",
+        "organized/paper_cards/1695-2610-37358.md",
+        "`organized/paper_cards/1695-2610-37358.md`",
+        "[卡片](../paper_cards/1695-2610-37358.md)",
+        "“arXiv:2610.37358”",
+    ],
+)
+def test_any_citation_form_satisfies_a_trend_line(source: str) -> None:
+    assert where(kb001(f"## §6.2 趋势\n\n- 二次检索按收益付费 {source}\n")) == []
+
+
+@pytest.mark.parametrize(
+    "not_a_source",
+    [
+        "some/thing",  # owner/repo naming no repo card
+        "`arXiv:2610.37358`",  # code is not prose
+        "https://blog.csdn.net/x/article/details/1",  # a web page is not a citation
+        "organized/paper_cards/1695-2610-99999.md",  # a path to nothing
+        "1999.12345",
+    ],
+)
+def test_things_that_are_not_citations_do_not_satisfy_it(not_a_source: str) -> None:
+    assert [line for line, *_ in where(kb001(f"## §6.2 趋势\n\n- 二次检索按收益付费 {not_a_source}\n"))] == [3]
+
+
+def test_a_citation_in_a_nested_item_covers_the_trend_line() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        - 二次检索按收益付费
+          - 出处
+            - arXiv:2610.37358
+        - 图像 token 预算
+          - 只有一句解释
+        """)
+    assert where(report) == [(6, 1, 6, "图像 token 预算")]
+
+
+def test_nested_items_are_not_trend_lines_of_their_own() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        - 二次检索按收益付费（arXiv:2610.37358）
+          - 无出处的补充说明
+        """)
+    assert where(report) == []
+
+
+def test_table_body_rows_are_trend_lines_the_header_is_not() -> None:
+    report = kb001("""
+        ## 6.2 Trends
+
+        | 趋势 | 说明 |
+        |---|---|
+        | 二次检索按收益付费 | arXiv:2610.37358 |
+        | 图像 token 预算 | 无出处 |
+        """)
+    assert where(report) == [(6, 1, 6, "图像 token 预算 | 无出处")]
+
+
+def test_sub_sections_of_the_trend_section_are_trend_sections() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        ### 推理侧
+
+        - 无源趋势
+
+        ## §6.3 其他
+
+        - 不是趋势行
+        """)
+    assert where(report) == [(5, 1, 5, "无源趋势")]
+
+
+def test_paragraphs_in_the_trend_section_are_not_trend_lines() -> None:
+    assert where(kb001("## §6.2 趋势\n\n本节汇总趋势，没有出处的导语。\n")) == []
+
+
+def test_lists_outside_the_trend_section_are_not_trend_lines() -> None:
+    report = kb001("""
+        ## §3.1 调度理论与路由
+
+        - 路由器失败模式
+
+        ## §6.1 开放问题
+
+        - 悬而未决的问题
+
+        ## §七 引用列表
+
+        - 某篇论文
+        """)
+    assert where(report) == []
+
+
+def test_only_living_documents_are_checked() -> None:
+    text = "## §6.2 趋势\n\n- 无源趋势\n"
+    for path in ("inbox/tom/2026-10-29-brief.md", "organized/guides/g.md", "README.md"):
+        assert where(kb001(text, path=path)) == []
+    assert where(kb001(text, path="organized/knowledge/sub/deeper.md")) == [(3, 1, 3, "无源趋势")]
+
+
+def test_inline_disable_before_the_trend_line() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        <!-- kbcheck: disable=KB001 -->
+        - 无源趋势一
+        - 无源趋势二
+        """)
+    assert where(report) == [(5, 1, 5, "无源趋势二")]
+    assert report.suppressed == 1
+
+
+def test_an_english_trends_heading() -> None:
+    report = kb001("## Trends\n\n- x\n- y arXiv:2610.37358\n")
+    assert found(report) == [("KB001", DOC, 3, "x")]

@@ -1,0 +1,143 @@
+"""KB002 cited-but-absent: a reference-list id with no mention in the document's body."""
+
+from __future__ import annotations
+
+import pytest
+from kbtools import md, paper_card, repo_card, run
+
+from kbcheck.config import config_from_mapping
+from kbcheck.findings import Report
+
+DOC = "organized/knowledge/inference.md"
+CARDS: dict[str, str | bytes] = {
+    "organized/paper_cards/1695-2610-02076.md": paper_card("2610.02076"),
+    "organized/paper_cards/1700-2610-11959.md": paper_card("2610.11959"),
+    "organized/repo_cards/4572-recursive-oss-rec.md": repo_card("recursive-oss/rec", stars=245),
+}
+
+
+def kb002(doc: str, path: str = DOC, config_keys: dict[str, object] | None = None, **extra: str) -> Report:
+    config = config_from_mapping(config_keys, "test") if config_keys else None
+    files = {**CARDS, path: md(doc), **extra}
+    return run(files, paths=[path], select={"KB002"}, config=config)
+
+
+def where(report: Report) -> list[tuple[str, int, int, str]]:
+    return [(f.path, f.line, f.column, f.subject) for f in report.findings if f.rule == "KB002"]
+
+
+def test_fires_for_a_reference_never_mentioned_in_the_body() -> None:
+    report = kb002("""
+        # inference
+
+        ## §3.5 RL rollout
+
+        MiMo-V2.6（arXiv:2610.11959）的统一轨迹表示。
+
+        ## §七 引用列表
+
+        - arXiv:2610.02076 — LLM-as-Jev
+        - arXiv:2610.11959 — MiMo-V2.6
+        """)
+    assert where(report) == [(DOC, 9, 3, "2610.02076")]
+    [finding] = report.findings
+    assert (finding.name, finding.severity) == ("cited-but-absent", "warning")
+    assert finding.message == (
+        "2610.02076 is in the reference list but never mentioned in the body; write its entry or drop the reference"
+    )
+
+
+def test_one_finding_per_id_at_its_first_reference_entry() -> None:
+    report = kb002("""
+        ## §七 引用列表
+
+        - arXiv:2610.02076 — LLM-as-Jev
+        - https://arxiv.org/abs/2610.02076v2 (duplicate entry)
+        """)
+    assert where(report) == [(DOC, 3, 3, "2610.02076")]
+
+
+@pytest.mark.parametrize(
+    "mention",
+    [
+        "LLM-as-Jev（arXiv:2610.02076v3）",
+        "LLM-as-Jev https://arxiv.org/pdf/2610.02076.pdf",
+        "LLM-as-Jev 2610.02076",
+        "[LLM-as-Jev](../paper_cards/1695-2610-02076.md)",
+        "`organized/paper_cards/1695-2610-02076.md`",
+        "“arXiv:2610.02076” 被另一份简报引用",
+    ],
+)
+def test_any_form_of_body_mention_counts(mention: str) -> None:
+    report = kb002(f"## §3.1 路由\n\n{mention}\n\n## §七 引用列表\n\n- arXiv:2610.02076\n")
+    assert where(report) == []
+
+
+@pytest.mark.parametrize("meta", ["§6.1 开放问题", "§6.2 趋势"])
+def test_meta_mentions_count_as_body_mentions(meta: str) -> None:
+    report = kb002(f"## {meta}\n\n- 悬而未决（arXiv:2610.02076）\n\n## §七 引用列表\n\n- arXiv:2610.02076\n")
+    assert where(report) == []
+
+
+def test_a_reference_list_before_the_body_still_looks_at_the_whole_document() -> None:
+    report = kb002("## §七 引用列表\n\n- arXiv:2610.02076\n\n## 附录\n\nLLM-as-Jev arXiv:2610.02076\n")
+    assert where(report) == []
+
+
+def test_a_mention_in_code_or_in_another_document_does_not_count() -> None:
+    report = kb002(
+        "## §3.1 路由\n\n`arXiv:2610.02076`\n\n## §七 引用列表\n\n- arXiv:2610.02076\n",
+        **{"organized/knowledge/other.md": "## §3.1\n\narXiv:2610.02076\n"},
+    )
+    assert where(report) == [(DOC, 7, 3, "2610.02076")]
+
+
+def test_paragraphs_of_the_reference_section_are_neither_entries_nor_body() -> None:
+    report = kb002("""
+        ## §七 引用列表
+
+        本节收录 arXiv:2610.02076 等论文。
+
+        - arXiv:2610.11959
+        """)
+    assert where(report) == [(DOC, 5, 3, "2610.11959")]
+
+
+def test_dois_are_compared() -> None:
+    report = kb002("## §七 References\n\n- DOI 10.1145/3600006.3613165\n- https://doi.org/10.1000/ABC\n\n"
+                   "## §8\n\n见 10.1000/abc\n")
+    assert where(report) == [(DOC, 3, 7, "10.1145/3600006.3613165")]
+
+
+def test_repos_are_compared_only_when_reference_kinds_names_them() -> None:
+    doc = "## §七 引用列表\n\n- https://github.com/recursive-oss/rec\n- recursive-oss/rec\n- https://github.com/no/card\n"
+    assert where(kb002(doc)) == []
+    report = kb002(doc, config_keys={"reference-kinds": ["arxiv", "doi", "repo"]})
+    assert where(report) == [(DOC, 3, 3, "recursive-oss/rec"), (DOC, 5, 3, "no/card")]
+
+
+def test_documents_without_a_reference_section_and_other_kinds_are_silent() -> None:
+    assert where(kb002("## §3.1\n\n- arXiv:2610.02076\n")) == []
+    brief = "## §七 引用列表\n\n- arXiv:2610.02076\n"
+    assert where(kb002(brief, path="inbox/tom/2026-10-29-brief.md")) == []
+    assert where(kb002(brief, path="organized/guides/g.md")) == []
+
+
+def test_sub_sections_of_the_reference_section_hold_reference_entries() -> None:
+    report = kb002("## §七 引用列表\n\n### 论文\n\n- arXiv:2610.02076\n\n### 仓库\n\n- https://github.com/a/b\n")
+    assert where(report) == [(DOC, 5, 3, "2610.02076")]
+
+
+def test_table_rows_of_the_reference_section_are_entries() -> None:
+    report = kb002("## 参考文献\n\n| id | 标题 |\n|---|---|\n| arXiv:2610.02076 | LLM-as-Jev |\n")
+    assert where(report) == [(DOC, 5, 3, "2610.02076")]
+
+
+def test_inline_disable_and_disable_file() -> None:
+    doc = "## §七 引用列表\n\n<!-- kbcheck: disable=KB002 -->\n- arXiv:2610.02076\n- arXiv:2610.11959\n"
+    report = kb002(doc)
+    assert where(report) == [(DOC, 5, 3, "2610.11959")]
+    assert report.suppressed == 1
+    report = kb002("<!-- kbcheck: disable-file=KB002,KB003 -->\n" + doc)
+    assert where(report) == []
+    assert report.suppressed == 2
