@@ -150,3 +150,22 @@ def test_inline_disable() -> None:
     report = check("## §1.6\n\n<!-- kbcheck: disable=KB006 -->\n- recursive-oss/rec：243⭐\n")
     assert report.findings == ()
     assert report.suppressed == 1
+
+
+def test_block_citing_a_cardless_repo_is_not_compared_with_the_sections_card() -> None:
+    """A block that cites its own source (a GitHub repo with no card) owns its numbers."""
+    from kbtools import found, md, repo_card, run
+
+    living = md(
+        """
+        ### §1.6 引擎与部署项目
+        - recursive-oss/rec：245⭐
+        - flare-local-inference（https://github.com/acme/flare-local-inference）812⭐
+        """
+    )
+    report = run({
+        "organized/knowledge/inference.md": living,
+        "organized/repo_cards/4572-recursive-oss-rec.md": repo_card("recursive-oss/rec", stars=245),
+    })
+    assert found(report, "KB006") == []
+    assert found(report, "KB005") == []

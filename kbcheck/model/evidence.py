@@ -71,7 +71,8 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:
             )
         around = sections[block.section]
         own = _Evidence(kb, own_citations)
-        tied_cards = own.cards or around.cards
+        # the section speaks for a block only when the block itself cites nothing
+        tied_cards = own.cards if own.citations else around.cards
         has_evidence = bool(own.citations or around.citations)
         only_cards = has_evidence and own.only_cards and around.only_cards
         for claim in block.claims:
