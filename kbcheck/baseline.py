@@ -1,12 +1,195 @@
 """The baseline: a recorded commit plus the fingerprints of the findings accepted there.
 
-(Placeholder until the CI side lands: no baseline means nothing is accepted.)
+It lives in a committed file (`.kbcheck/baseline.json` by default) so it
+travels with the repository and is reviewed like any other change. New
+findings are "scan minus baseline", plain set arithmetic on line-free
+fingerprints (as detect-secrets does), so moving lines never un-accepts one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from kbcheck.errors import GitError, KbcheckError
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.git import Repository
+
+#: the keys a baseline file must have, and nothing else is required
+_KEYS = ("commit", "date", "fingerprints")
 
 
-def accepted_fingerprints(repo: Any, config: Any, use: bool | None) -> frozenset[str]:
-    return frozenset()
+@dataclass(frozen=True)
+class Baseline:
+    """What a baseline file records."""
+
+    commit: str
+    date: str
+    fingerprints: frozenset[str]
+
+    def to_json(self) -> dict[str, object]:
+        return {"commit": self.commit, "date": self.date, "fingerprints": sorted(self.fingerprints)}
+
+
+class BaselineError(KbcheckError):
+    """The baseline file is missing, corrupt or unusable for this run."""
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder and `os.replace`.
+
+    A reader never sees half a file, and a failure leaves the old file as it was.
+    """
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
+        os.replace(temp, path)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def baseline_path(repo: Repository, config: Config) -> Path:
+    return Path(repo.root) / config.baseline
+
+
+def parse_baseline(data: bytes, name: str) -> Baseline:
+    """Bytes to a `Baseline`; a `BaselineError` naming the file when it is not one."""
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise BaselineError(f"baseline {name} is not UTF-8 text; rewrite it with kbcheck baseline update") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        reason = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise BaselineError(f"baseline {name} is not valid JSON ({reason}); "
+                            "fix it or rewrite it with kbcheck baseline update") from None
+    if not isinstance(document, dict) or any(key not in document for key in _KEYS):
+        raise BaselineError(f"baseline {name} must be an object with {', '.join(_KEYS)}; "
+                            "rewrite it with kbcheck baseline update")
+    commit, date, fingerprints = (document[key] for key in _KEYS)
+    if not isinstance(commit, str) or not commit.strip():
+        raise BaselineError(f"baseline {name}: 'commit' must be a commit sha")
+    if not isinstance(date, str):
+        raise BaselineError(f"baseline {name}: 'date' must be an ISO-8601 string")
+    if not isinstance(fingerprints, list) or not all(isinstance(f, str) for f in fingerprints):
+        raise BaselineError(f"baseline {name}: 'fingerprints' must be a list of strings")
+    return Baseline(commit.strip(), date, frozenset(fingerprints))
+
+
+def read_baseline(repo: Repository, config: Config, *, required: bool = False) -> Baseline | None:
+    """The baseline of the working tree; None when absent (an error when `required`)."""
+    path = baseline_path(repo, config)
+    if not path.is_file():
+        if required:
+            raise BaselineError(f"no baseline at {config.baseline}; run kbcheck baseline update")
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {config.baseline}: {exc.strerror or exc}") from None
+    return parse_baseline(data, config.baseline)
+
+
+def has_unstaged_changes(repo: Repository, rel: str) -> bool:
+    """True when the working-tree file differs from its staged version (a tracked file only)."""
+    from kbcheck import git
+
+    status, _ = git.run(repo, "diff", "--quiet", "--no-ext-diff", "--", f":(literal){rel}", check=False)
+    if status not in (0, 1):
+        raise GitError(f"git diff failed on {rel}")
+    return status == 1
+
+
+def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mode: str | None = None) -> frozenset[str]:
+    """Fingerprints `check` accepts: from the baseline when asked (`use`) or when it exists (None).
+
+    With `--staged` a baseline that differs from its staged version is refused:
+    the commit would record one baseline while the hook judged another.
+    """
+    if use is False:
+        return frozenset()
+    path = baseline_path(repo, config)
+    if not path.is_file() and not use:
+        return frozenset()
+    if mode == "staged" and path.is_file() and has_unstaged_changes(repo, config.baseline):
+        raise BaselineError(f"baseline {config.baseline} has unstaged changes; "
+                            f"git add {config.baseline} (or revert it) before committing")
+    baseline = read_baseline(repo, config, required=True)
+    assert baseline is not None
+    return baseline.fingerprints
+
+
+def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
+    """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
+    from kbcheck import __version__
+    from kbcheck.cache import BlobCache
+    from kbcheck.engine import RunOptions, check
+    from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.rules import all_rules
+    from kbcheck.digest.snapshots import tree_snapshot
+    from kbcheck.sources import Selection
+
+    snapshot = tree_snapshot(repo, sha, config.exclude)
+    kb = KnowledgeBase(snapshot, config, lambda namespace: BlobCache(repo.git_dir, namespace, __version__))
+    selection = Selection(snapshot, snapshot.paths(), [], None, "all")
+    rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
+    report = check(kb, config, selection, RunOptions(filter="all", select=rules))
+    kb.flush()
+    return sorted({finding.fingerprint for finding in report.findings})
+
+
+def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
+    """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
+    from kbcheck import git
+
+    sha = git.resolve(repo, rev or "HEAD")
+    baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
+    text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
+    write_atomically(baseline_path(repo, config), text.encode("utf-8"))
+    count = len(baseline.fingerprints)
+    noun = "finding" if count == 1 else "findings"
+    print(f"baseline: {sha[:7]} with {count} accepted {noun} -> {config.baseline}", file=out)
+    return 0
+
+
+def in_local_history(repo: Repository, sha: str) -> bool:
+    from kbcheck import git
+
+    status, _ = git.run(repo, "cat-file", "-e", f"{sha}^{{commit}}", check=False)
+    return status == 0
+
+
+def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
+    """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
+    baseline = read_baseline(repo, config, required=True)
+    assert baseline is not None
+    if in_local_history(repo, baseline.commit):
+        where = "in local history"
+    else:
+        where = "not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)"
+    print(f"baseline: {config.baseline}", file=out)
+    print(f"commit: {baseline.commit} ({where})", file=out)
+    print(f"date: {baseline.date}", file=out)
+    print(f"accepted findings: {len(baseline.fingerprints)}", file=out)
+    return 0
+
+
+__all__ = [
+    "Baseline", "BaselineError", "accepted_fingerprints", "baseline_path", "findings_at",
+    "parse_baseline", "read_baseline", "show_baseline", "update_baseline", "write_atomically",
+]

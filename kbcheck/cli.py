@@ -134,7 +134,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     config = _config(repo, args.config)
     selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, cli_author=args.author)
     filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
-    accepted = accepted_fingerprints(repo, config, args.baseline)
+    accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
     report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
     kb.flush()

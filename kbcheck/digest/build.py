@@ -1,0 +1,167 @@
+"""Assemble the digest: items, their standing, their class, the findings that changed.
+
+Findings new and resolved are computed over the changed files and the living
+documents at both revisions, not the whole knowledge base: that is where a
+change can move a finding, and it keeps a digest of hundreds of items fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kbcheck.digest.cards import card_cautions
+from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
+from kbcheck.digest.items import diff_items, is_own, manifest_items, read_text
+from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
+from kbcheck.digest.phrases import capped, clauses, say
+from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
+from kbcheck.digest.relation import (
+    item_status,
+    living_documents,
+    living_status,
+    reference_ids,
+    section_count,
+    touched_sections,
+)
+from kbcheck.model.cards import PAPER
+from kbcheck.model.knowledge_base import KnowledgeBase
+
+if TYPE_CHECKING:
+    from kbcheck.cache import BlobCache
+    from kbcheck.config import Config
+    from kbcheck.findings import Finding
+    from kbcheck.git import Repository
+
+
+def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
+    """One cache per namespace for both revisions: a card unchanged between them is parsed once."""
+    from kbcheck import __version__
+    from kbcheck.cache import BlobCache
+
+    caches: dict[str, BlobCache] = {}
+
+    def factory(namespace: str) -> BlobCache:
+        if namespace not in caches:
+            caches[namespace] = BlobCache(repo.git_dir, namespace, __version__)
+        return caches[namespace]
+
+    return factory
+
+
+def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
+    """Every finding (no KB007, no baseline) located in `paths` of this snapshot."""
+    from kbcheck.engine import RunOptions, check
+    from kbcheck.rules import all_rules
+    from kbcheck.sources import Selection
+
+    present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None)
+    rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
+    selection = Selection(kb.snapshot, present, [], None, "paths")
+    return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
+
+
+def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, lang: str) -> str:
+    """Sections touched and references added or removed by a living-document change."""
+    if item.unchanged:
+        return say(lang, "unchanged")
+    if item.change == DELETED:
+        return say(lang, "living.deleted")
+    new_doc = head_kb.document(item.path)
+    if item.change == ADDED:
+        if new_doc is None:
+            return say(lang, "living.added", sections="?", refs="?")
+        return say(lang, "living.added", sections=section_count(new_doc), refs=len(reference_ids(head_kb, item.path)))
+    parts: list[str] = []
+    if item.old_path is not None:
+        parts.append(say(lang, "living.renamed", old=item.old_path))
+    old_path = item.old_path or item.path
+    old_doc = base_kb.document(old_path)
+    old_text, _ = read_text(base_kb, old_path)
+    new_text, _ = read_text(head_kb, item.path)
+    if old_doc is None or new_doc is None or old_text is None or new_text is None:
+        parts.append(say(lang, "caution.not_read", note=item.note or "?"))
+        return clauses(lang, parts)
+    touched = touched_sections(old_doc, old_text, new_doc, new_text)
+    if touched:
+        parts.append(say(lang, "living.touched", sections=capped(lang, touched, 6)))
+    before = {c.id: c for c in reference_ids(base_kb, old_path)}
+    after = {c.id: c for c in reference_ids(head_kb, item.path)}
+    added = [c.display for i, c in after.items() if i not in before]
+    removed = [c.display for i, c in before.items() if i not in after]
+    if added:
+        parts.append(say(lang, "living.refs_added", ids=capped(lang, added, 6)))
+    if removed:
+        parts.append(say(lang, "living.refs_removed", ids=capped(lang, removed, 6)))
+    if not parts:
+        parts.append(say(lang, "living.nothing"))
+    return clauses(lang, parts)
+
+
+def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
+                 manifest: str | None = None, manifest_paths: list[str] | None = None) -> Digest:
+    """The digest of `base..head` (full shas), or of the paths a manifest lists."""
+    from kbcheck import git
+
+    missing = missing_blobs(repo, [base, head])
+    caches = _shared_caches(repo)
+    base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
+    head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
+    changes = git.diff_paths(repo, base, head)
+    volatile = config.volatile_fields
+    if manifest_paths is None:
+        items = diff_items(base_kb, head_kb, changes, volatile)
+        boundary = [BoundaryEntry(item.path, item.consumed, item.note) for item in items]
+    else:
+        items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
+        boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
+
+    statuses = living_status(head_kb)
+    head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
+    changed = [c for c in changes if not is_own(c.path) and not is_own(c.old_path)]
+    head_paths = {c.path for c in changed if c.status != "D"} | {i.path for i in items if i.change != DELETED}
+    base_paths = {c.old_path or c.path for c in changed if c.status != "A"}
+    base_paths |= {i.old_path or i.path for i in items if i.change != ADDED}
+    head_findings = findings_in(head_kb, config, head_paths | set(head_docs))
+    base_findings = findings_in(base_kb, config, base_paths | set(base_docs))
+    head_prints = {f.fingerprint for f in head_findings}
+    base_prints = {f.fingerprint for f in base_findings}
+
+    index = FindingIndex(head_findings)
+    for item in items:
+        item.status = item_status(item.ids, statuses)
+        if item.change != DELETED:
+            item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
+        if item.note:
+            item.cautions.append(say(lang, "caution.not_read", note=item.note))
+        reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
+        classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
+                 stale=stale_numbers(item, index.about, lang))
+        item.warnings = [*item.cautions, *(finding_line(f) for f in index.concerning(item))]
+
+    ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
+    ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)
+    ordered += sorted((i for i in items if i.cls == LIVING_DOC), key=lambda i: i.path)
+
+    titles: dict[str, str] = {}
+    for item in ordered:
+        for cited in item.ids:
+            card_path = head_kb.paper_card_path(cited.id) if cited.kind == "arxiv" else None
+            card = head_kb.card(card_path) if card_path else None
+            if card is not None and card.fields.get("title"):
+                titles.setdefault(cited.id, card.title)
+            elif item.kind == PAPER and item.ids and item.ids[0] == cited:
+                titles.setdefault(cited.id, item.title)
+    head_kb.flush()  # the caches are shared: one flush writes what both revisions parsed
+    notices = list(dict.fromkeys([*base_kb.notices, *head_kb.notices]))
+    notices += [f"{i.path}: {i.note}" for i in ordered if i.note and f"{i.path}: {i.note}" not in notices]
+    return Digest(
+        base=base, head=head, base_date=git.commit_date(repo, base), head_date=git.commit_date(repo, head),
+        items=ordered,
+        findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
+        findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
+        boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles,
+    )
+
+
+__all__ = ["build_digest", "findings_in", "living_reason"]

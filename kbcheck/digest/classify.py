@@ -1,0 +1,157 @@
+"""Increment, review or living-doc: the table of SPEC section 4, first row that fits.
+
+| situation                                              | class      |
+|--------------------------------------------------------|------------|
+| living document changed                                | living-doc |
+| deleted, or pure rename                                | review     |
+| manifest (without --manifest)                          | review     |
+| unchanged, listed again by --manifest                  | review     |
+| card whose category is outside scope-categories        | review     |
+| volatile-only, no id cited-no-entry or meta-only       | review     |
+| volatile-only of a cited-no-entry or meta-only item    | increment  |
+| added, every id already has entry mentions             | review     |
+| added, some id lacking an entry mention, or no ids     | increment  |
+| substantive modification                               | increment  |
+
+The "unchanged" row is kbcheck's own: only a manifest can list a path that
+did not change in the range, and such a re-delivery is not new material.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from kbcheck.digest.model import (
+    ADDED,
+    DELETED,
+    INCREMENT,
+    LIVING_DOC,
+    RENAMED,
+    REVIEW,
+    IdStatus,
+    Item,
+)
+from kbcheck.digest.phrases import capped, clauses, field_changes, join, say
+from kbcheck.model.cards import PAPER, REPO
+from kbcheck.model.knowledge_base import KNOWLEDGE, MANIFEST
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.findings import Finding
+
+#: rules whose findings elsewhere can be about an item (they name its id or its card)
+_ABOUT_RULES = ("KB002", "KB006")
+_NOW_SAYS = re.compile(r"now says (.+)$")
+#: order of increments: cited-no-entry first (pure gaps before partly discussed ones), then meta-only
+_GROUP = {(True, False): 0, (True, True): 1, (False, True): 2, (False, False): 3}
+
+
+def sort_key(item: Item) -> tuple[int, str]:
+    return _GROUP[(item.cited_no_entry, item.meta_only)], item.path
+
+
+def stale_numbers(item: Item, findings: Sequence[Finding], lang: str) -> list[str]:
+    """The KB006 findings that name the item's card, as "243⭐ at path:line (card now says …)"."""
+    out: list[str] = []
+    for finding in findings:
+        if finding.rule != "KB006" or item.path not in finding.message:
+            continue
+        now = _NOW_SAYS.search(finding.message)
+        out.append(say(lang, "stale", text=finding.subject, path=finding.path, line=finding.line,
+                       now=say(lang, "now", value=now.group(1)) if now else finding.message))
+    return out
+
+
+class FindingIndex:
+    """Head findings by file, and the KB002/KB006 ones that may be about any item."""
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        self.by_path: dict[str, list[Finding]] = {}
+        for finding in findings:
+            self.by_path.setdefault(finding.path, []).append(finding)
+        self.about = [f for f in findings if f.rule in _ABOUT_RULES]
+
+    def concerning(self, item: Item) -> list[Finding]:
+        """Findings located in the item's file, or KB002/KB006 findings naming its id or path."""
+        ids = {cited.id for cited in item.ids}
+        out = list(self.by_path.get(item.path, ()))
+        for finding in self.about:
+            if finding.path != item.path and (
+                finding.subject in ids or item.path in finding.message
+                or any(ident in finding.message for ident in ids)
+            ):
+                out.append(finding)
+        return out
+
+
+def finding_line(finding: Finding) -> str:
+    return f"{finding.rule} {finding.path}:{finding.line}: {finding.message}"
+
+
+def _gaps(item: Item, lang: str) -> str:
+    """The ids that lack an entry, each with what is missing."""
+    if item.status is None or not item.ids:
+        return say(lang, "gap.no_ids")
+    parts: list[str] = []
+    for cited in item.ids:
+        status = item.status.per_id.get(cited.id, IdStatus())
+        if status.entry_mentions:
+            continue
+        where = join(lang, status.sections)
+        if status.in_references and status.meta_mentions:
+            parts.append(say(lang, "gap.cited_meta", id=cited.display, sections=where))
+        elif status.in_references:
+            parts.append(say(lang, "gap.cited_no_entry", id=cited.display))
+        elif status.meta_mentions:
+            parts.append(say(lang, "gap.meta_only", id=cited.display, sections=where))
+        else:
+            parts.append(say(lang, "gap.absent", id=cited.display))
+    return capped(lang, parts)
+
+
+def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, living_reason: str,
+             stale: list[str]) -> None:
+    """Set the item's class and one-line reason: the first row of the table that fits."""
+    status = item.status
+    total = status.total if status is not None else IdStatus()
+    gap = item.cited_no_entry or item.meta_only
+    shown = {k: v for k, v in item.changed_fields.items() if not (item.volatile_only and k == "body")}
+    fields = field_changes(lang, shown) if item.compared else say(
+        lang, "caution.not_read", note=item.note or "?")
+    if item.kind == KNOWLEDGE:
+        item.cls, item.reason = LIVING_DOC, living_reason
+    elif item.change == DELETED:
+        item.cls, item.reason = REVIEW, say(lang, "deleted")
+    elif item.change == RENAMED:
+        item.cls, item.reason = REVIEW, say(lang, "renamed", old=item.old_path)
+    elif item.kind == MANIFEST and not manifest_mode:
+        item.cls, item.reason = REVIEW, say(lang, "manifest")
+    elif item.unchanged:
+        item.cls, item.reason = REVIEW, say(lang, "unchanged")
+    elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
+          and item.category not in config.scope_categories):
+        item.cls = REVIEW
+        item.reason = say(lang, "out_of_scope", category=item.category, scope=join(lang, config.scope_categories))
+    elif item.volatile_only and not gap:
+        parts = [say(lang, "refresh", fields=fields)]
+        if total.sections:
+            parts.append(say(lang, "refresh.where", sections=join(lang, total.sections)))
+        if stale:
+            parts.append(say(lang, "refresh.stale", stale=capped(lang, stale)))
+        item.cls, item.reason = REVIEW, clauses(lang, parts)
+    elif item.volatile_only:
+        item.cls, item.reason = INCREMENT, say(lang, "refresh_gap", gap=_gaps(item, lang), fields=fields)
+        item.cautions.append(say(lang, "caution.refresh_not_new", fields=fields))
+    elif item.change == ADDED and item.ids and status is not None and all(
+        s.entry_mentions for s in status.per_id.values()
+    ):
+        item.cls, item.reason = REVIEW, say(lang, "digested", sections=join(lang, total.entry_sections))
+    elif item.change == ADDED:
+        item.cls, item.reason = INCREMENT, say(lang, "new", gap=_gaps(item, lang))
+    else:
+        parts = [say(lang, "modified", what=fields)]
+        if total.entry_sections:
+            parts.append(say(lang, "modified.recheck", sections=join(lang, total.entry_sections)))
+        item.cls, item.reason = INCREMENT, clauses(lang, parts)

@@ -1,0 +1,348 @@
+"""What changed: the digest's items, from the diff or from a manifest.
+
+An item is a changed card, guide, brief, manifest or living document. For a
+modification the frontmatter is compared field by field, so a refresh that
+only moved citation counts or stars (the `volatile-fields`) is told apart
+from a substantive edit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
+from kbcheck.errors import UsageError
+from kbcheck.model.cards import PAPER, REPO, split_frontmatter
+from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
+from kbcheck.sources import Change, normalise_path
+
+#: changes under this folder are kbcheck's own (the baseline): never items
+OWN_FOLDER = ".kbcheck/"
+ITEM_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, GUIDE, BRIEF, MANIFEST})
+CARD_KINDS = frozenset({PAPER, REPO})
+_KEY_POINTS_LIMIT = 400
+#: the list keys a manifest object may hold its entries under, tried in order
+MANIFEST_KEYS = ("items", "paths", "files")
+#: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
+_VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
+_BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|author|source|date|by)\s*[:：]", re.IGNORECASE)
+
+
+def is_own(path: str | None) -> bool:
+    return path is not None and (path + "/").startswith(OWN_FOLDER)
+
+
+# -- frontmatter comparison -------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """YAML values as JSON data: dates as ISO strings, so old and new compare and print alike."""
+    import datetime as dt
+
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def split_fields(text: str) -> tuple[dict[str, Any] | None, str]:
+    """(frontmatter fields, body); fields None when the frontmatter is not a YAML mapping."""
+    import yaml
+
+    fm, _line, body = split_frontmatter(text)
+    if fm is None:
+        return {}, body
+    try:
+        data = yaml.load(fm, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None, body
+    if data is None:
+        return {}, body
+    if not isinstance(data, dict):
+        return None, body
+    try:
+        return _plain(data), body
+    except RecursionError:
+        return None, body
+
+
+def _value_text(raw: object) -> str | None:
+    if isinstance(raw, bool) or raw is None:
+        return None
+    if isinstance(raw, float) and raw == int(raw):
+        raw = int(raw)
+    return str(raw).replace(",", "").strip() or None
+
+
+def restates_volatile(old_body: str, new_body: str, changed: dict[str, Any], volatile: set[str]) -> bool:
+    """True when the bodies differ only where they restate a changed volatile field.
+
+    Cards often repeat their counts in prose ("S2 被引 5"); a refresh then
+    rewrites that number too. Every number or date that differs must go from
+    a changed volatile field's old value to its new value; all other text
+    must be identical.
+    """
+    pairs: set[tuple[str, str]] = set()
+    for name, pair in changed.items():
+        if name in volatile and isinstance(pair, list):
+            before, after = _value_text(pair[0]), _value_text(pair[1])
+            if before is not None and after is not None:
+                pairs.add((before, after))
+    if not pairs:
+        return False
+    old_parts, new_parts = _VALUES.split(old_body), _VALUES.split(new_body)
+    if len(old_parts) != len(new_parts):
+        return False
+    for index, (before, after) in enumerate(zip(old_parts, new_parts)):
+        if before == after:
+            continue
+        if index % 2 == 0 or (before.replace(",", ""), after.replace(",", "")) not in pairs:
+            return False
+    return True
+
+
+def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
+    """(changed_fields, volatile_only) of a modification.
+
+    `changed_fields` maps every frontmatter field whose value changed to
+    [old, new] (None for an absent side), plus `"body": None` when the text
+    below the frontmatter changed. A body that changed only where it restates
+    a changed volatile field (`S2 被引 5` -> `12`) keeps the change volatile-only.
+    Unparseable frontmatter is never volatile-only.
+    """
+    old_fields, old_body = split_fields(old_text)
+    new_fields, new_body = split_fields(new_text)
+    changed: dict[str, Any] = {}
+    comparable = old_fields is not None and new_fields is not None
+    if old_fields is not None and new_fields is not None:
+        for name in list(old_fields) + [k for k in new_fields if k not in old_fields]:
+            before, after = old_fields.get(name), new_fields.get(name)
+            if before != after or (name in old_fields) != (name in new_fields):
+                changed[name] = [before, after]
+    allowed = set(volatile)
+    fields_volatile = all(name in allowed for name in changed)
+    body_changed = old_body != new_body
+    if body_changed:
+        changed["body"] = None
+    volatile_only = comparable and fields_volatile and (
+        not body_changed or restates_volatile(old_body, new_body, changed, allowed))
+    return changed, volatile_only
+
+
+# -- what an item is about ----------------------------------------------------------------
+
+def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
+    """A card's own id; for any other markdown file every id it cites, in order."""
+    if kind in CARD_KINDS:
+        found = kb.card_id_of_path(path)
+        return [CitedId(found[0], found[1])] if found else []
+    if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith((".md", ".markdown")):
+        return []
+    seen: dict[str, CitedId] = {}
+    for citations in kb.resolve(path).block_citations:
+        for citation in citations:
+            seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
+    return list(seen.values())
+
+
+def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
+    """Fill the item's title, key points and category from its file in `kb`."""
+    name = path.rsplit("/", 1)[-1]
+    item.title = name
+    if not path.lower().endswith((".md", ".markdown")):
+        return
+    doc = kb.document(path)
+    prose = [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()] if doc else []
+    headings = [b.text for b in doc.blocks if b.kind == "heading" and b.text.strip()] if doc else []
+    if item.kind in CARD_KINDS:
+        card = kb.card(path)
+        if card is not None:
+            item.title = card.title
+            category = card.fields.get("category")
+            item.category = str(category).strip() if category not in (None, "") else None
+            tldr = card.fields.get("tldr")
+            if isinstance(tldr, str) and tldr.strip():
+                item.key_points = _one_line(tldr)
+                return
+            description = card.fields.get("description")
+            if isinstance(description, str) and description.strip():
+                item.key_points = _one_line(description)
+                return
+        if prose:
+            item.key_points = _one_line(prose[0])
+        return
+    if headings:
+        item.title = _one_line(headings[0], 80)
+    # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
+    content = [text for text in prose if not _BYLINE.match(text)] or prose
+    if content:
+        item.key_points = _one_line(" ".join(content[:3]))
+
+
+def read_text(kb: KnowledgeBase, path: str) -> tuple[str | None, str | None]:
+    """(text, why not) of a file in a snapshot: a missing blob (partial clone) is a note, not a crash."""
+    before = len(kb.notices)
+    text = kb.text(path)
+    if text is not None:
+        return text, None
+    if len(kb.notices) > before:
+        return None, kb.notices[-1].split(": ", 1)[-1]
+    if kb.snapshot.blob_id(path) is not None:
+        return None, "content missing from this clone (partial clone?); judged by its path only"
+    return None, "not in the tree"
+
+
+# -- items from the diff -------------------------------------------------------------------
+
+def _kind(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change) -> str:
+    if change.status == "D":
+        return base_kb.kind_of(change.path)
+    kind = head_kb.kind_of(change.path)
+    if kind == OTHER and change.old_path is not None:
+        kind = base_kb.kind_of(change.old_path)
+    return kind
+
+
+def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None, path: str, kind: str,
+           volatile: tuple[str, ...]) -> Item:
+    """One item from its change (None: unchanged between base and head)."""
+    if change is None:
+        item = Item(path=path, kind=kind, change=MODIFIED, unchanged=True)
+    elif change.status == "A":
+        item = Item(path=path, kind=kind, change=ADDED)
+    elif change.status == "D":
+        item = Item(path=path, kind=kind, change=DELETED)
+    else:
+        old = change.old_path or path
+        renamed = change.status == "R"
+        blob = head_kb.snapshot.blob_id(path)
+        pure = renamed and blob is not None and base_kb.snapshot.blob_id(old) == blob
+        item = Item(path=path, kind=kind, change=RENAMED if pure else MODIFIED, old_path=old if renamed else None)
+    side = base_kb if item.change == DELETED else head_kb  # a deleted file is read as it was
+    text, note = read_text(side, path)
+    if text is None:
+        item.consumed, item.note = False, note
+    if item.change == MODIFIED and not item.unchanged:
+        old_text, old_note = read_text(base_kb, item.old_path or path)
+        if text is not None and old_text is not None:
+            item.changed_fields, item.volatile_only = compare(old_text, text, volatile)
+        else:
+            item.compared = False
+            if item.consumed:
+                item.note = f"previous version: {old_note}"
+    if text is not None:
+        item.ids = item_ids(side, path, kind)
+        describe(side, item, path)
+    else:
+        item.title = path.rsplit("/", 1)[-1]
+        if kind in CARD_KINDS:  # the file name still says which card it is
+            found = side.card_id_of_path(path) if kind == PAPER else None
+            item.ids = [CitedId(found[0], found[1])] if found else []
+    return item
+
+
+def diff_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list[Change],
+               volatile: tuple[str, ...]) -> list[Item]:
+    """Every changed card, guide, brief, manifest and living document, `.kbcheck/` left out."""
+    items: list[Item] = []
+    for change in changes:
+        if is_own(change.path) or is_own(change.old_path):
+            continue
+        kind = _kind(base_kb, head_kb, change)
+        if kind not in ITEM_KINDS:
+            continue
+        items.append(_build(base_kb, head_kb, change, change.path, kind, volatile))
+    return items
+
+
+def manifest_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list[Change], paths: list[str],
+                   volatile: tuple[str, ...]) -> tuple[list[Item], list[tuple[str, bool, str | None]]]:
+    """The items a manifest lists, and for each listed path whether it was consumed (and why not)."""
+    by_path = {c.path: c for c in changes if c.status != "D"}
+    items: list[Item] = []
+    boundary: list[tuple[str, bool, str | None]] = []
+    for path in paths:
+        if is_own(path):
+            boundary.append((path, False, "kbcheck's own file"))
+            continue
+        if head_kb.snapshot.blob_id(path) is None:
+            boundary.append((path, False, "not in the tree at head"))
+            continue
+        change = by_path.get(path)
+        if change is None and base_kb.snapshot.blob_id(path) is None:
+            change = Change("A", path)  # not a regular file at base (e.g. was a symlink): new material
+        item = _build(base_kb, head_kb, change, path, head_kb.kind_of(path), volatile)
+        items.append(item)
+        boundary.append((path, item.consumed, item.note))
+    return items, boundary
+
+
+# -- the manifest file ------------------------------------------------------------------------
+
+def _entry_path(entry: object, number: int, name: str) -> str:
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+        return str(entry["path"])
+    raise UsageError(f"manifest {name}: entry {number} must be a path string or an object with a \"path\" string")
+
+
+def load_manifest(file: str, root: Path) -> list[str]:
+    """The repo-relative paths a manifest lists, in order, without duplicates.
+
+    Accepted shapes: a JSON list of entries, or an object holding that list
+    under `items`, `paths` or `files` (the first present); an entry is a path
+    string or an object with a `path` string. Paths are repo-relative (an
+    absolute path inside the repository is accepted); one outside is an error.
+    """
+    try:
+        data = Path(file).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"manifest {file} not found") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read manifest {file}: {exc.strerror or exc}") from None
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise UsageError(f"manifest {file} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"manifest {file} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise UsageError(f"manifest {file} is not valid JSON (nested too deeply)") from None
+    entries: object = document
+    if isinstance(document, dict):
+        key = next((k for k in MANIFEST_KEYS if k in document), None)
+        if key is None:
+            raise UsageError(f"manifest {file} must be a list of paths, or an object with a list under "
+                             + ", ".join(f'"{k}"' for k in MANIFEST_KEYS))
+        entries = document[key]
+    if not isinstance(entries, list):
+        raise UsageError(f"manifest {file}: the items must be a JSON list")
+    real_root = os.path.realpath(root)
+    paths: dict[str, None] = {}
+    for number, entry in enumerate(entries, 1):
+        raw = _entry_path(entry, number, file).strip()
+        if os.path.isabs(raw):
+            real = os.path.realpath(raw)
+            if real != real_root and not real.startswith(real_root + os.sep):
+                raise UsageError(f"manifest {file} names a path outside the repository: {raw}")
+            raw = Path(os.path.relpath(real, real_root)).as_posix()
+        normal = normalise_path(raw.replace("\\", "/"))
+        if normal is None:
+            raise UsageError(f"manifest {file} names a path outside the repository: {raw}")
+        paths.setdefault(normal, None)
+    return list(paths)

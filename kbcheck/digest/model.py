@@ -1,0 +1,183 @@
+"""The digest as data: items, where the living documents stand, the whole brief.
+
+Renderers (markdown, JSON) only read these; nothing here knows about git.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kbcheck.findings import Finding
+
+INCREMENT, REVIEW, LIVING_DOC = "increment", "review", "living-doc"
+CLASSES = (INCREMENT, REVIEW, LIVING_DOC)
+ADDED, MODIFIED, DELETED, RENAMED = "added", "modified", "deleted", "renamed"
+PAPER_KINDS = ("arxiv", "doi")
+
+
+@dataclass(frozen=True, slots=True)
+class CitedId:
+    """One id an item stands for, in normal form."""
+
+    kind: str  # arxiv | doi | repo
+    id: str
+
+    @property
+    def display(self) -> str:
+        """How a brief writes it: `arXiv:2610.02076`, `doi:10.1/x`, `owner/repo`."""
+        if self.kind == "arxiv":
+            return f"arXiv:{self.id}"
+        if self.kind == "doi":
+            return f"doi:{self.id}"
+        return self.id
+
+
+@dataclass
+class IdStatus:
+    """Where the living documents (summed over all of them) stand on one id."""
+
+    in_references: bool = False
+    entry_mentions: int = 0
+    meta_mentions: int = 0
+    #: body sections that mention it, in document order
+    sections: list[str] = field(default_factory=list)
+    #: reference sections that list it (for the markdown: "in §七")
+    reference_sections: list[str] = field(default_factory=list)
+    #: ordinary body sections that mention it (for "re-check the entry in §…")
+    entry_sections: list[str] = field(default_factory=list)
+
+    @property
+    def cited_no_entry(self) -> bool:
+        return self.in_references and self.entry_mentions == 0
+
+    @property
+    def meta_only(self) -> bool:
+        return self.meta_mentions > 0 and self.entry_mentions == 0
+
+    def add(self, other: IdStatus) -> None:
+        self.in_references = self.in_references or other.in_references
+        self.entry_mentions += other.entry_mentions
+        self.meta_mentions += other.meta_mentions
+        for name in other.sections:
+            if name not in self.sections:
+                self.sections.append(name)
+        for mine, theirs in ((self.reference_sections, other.reference_sections),
+                             (self.entry_sections, other.entry_sections)):
+            for name in theirs:
+                if name not in mine:
+                    mine.append(name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "in_references": self.in_references,
+            "entry_mentions": self.entry_mentions,
+            "meta_mentions": self.meta_mentions,
+            "sections": list(self.sections),
+        }
+
+
+@dataclass
+class ItemStatus:
+    """An item's standing: the sum over its ids, and each id's own."""
+
+    total: IdStatus
+    per_id: dict[str, IdStatus]
+
+    @property
+    def cited_no_entry(self) -> bool:
+        return any(s.cited_no_entry for s in self.per_id.values())
+
+    @property
+    def meta_only(self) -> bool:
+        return any(s.meta_only for s in self.per_id.values())
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.total.to_json()
+        data["per_id"] = {ident: status.to_json() for ident, status in self.per_id.items()}
+        return data
+
+
+@dataclass
+class Item:
+    """One changed (or listed) file of the knowledge base, as the digest judges it."""
+
+    path: str
+    kind: str
+    change: str
+    old_path: str | None = None
+    ids: list[CitedId] = field(default_factory=list)
+    #: frontmatter field -> [old, new]; "body" -> None when the text below it changed
+    changed_fields: dict[str, Any] = field(default_factory=dict)
+    #: a modification in which nothing but volatile fields changed
+    volatile_only: bool = False
+    #: unchanged between base and head (only a manifest lists such a path)
+    unchanged: bool = False
+    title: str = ""
+    key_points: str = ""
+    category: str | None = None
+    #: content read (false: missing blob in a partial clone, binary, not UTF-8)
+    consumed: bool = True
+    #: for a modification: both versions were read and compared
+    compared: bool = True
+    note: str | None = None
+    # -- decided by classify --------------------------------------------------
+    cls: str = REVIEW
+    reason: str = ""
+    status: ItemStatus | None = None
+    #: card cautions (abstract only, few citations, mismatched counts, refresh not new)
+    cautions: list[str] = field(default_factory=list)
+    #: the cautions, then the section 2 findings that concern the item
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def cited_no_entry(self) -> bool:
+        return self.status is not None and self.status.cited_no_entry
+
+    @property
+    def meta_only(self) -> bool:
+        return self.status is not None and self.status.meta_only
+
+
+@dataclass(frozen=True)
+class BoundaryEntry:
+    """One path the digest was asked to consume, and whether it did."""
+
+    path: str
+    consumed: bool
+    note: str | None = None
+
+
+@dataclass
+class Digest:
+    """Everything a renderer needs."""
+
+    base: str
+    head: str
+    base_date: str
+    head_date: str
+    items: list[Item]
+    findings_new: list[Finding]
+    findings_resolved: list[Finding]
+    boundary: list[BoundaryEntry]
+    living_documents: list[str]
+    manifest: str | None = None
+    notices: list[str] = field(default_factory=list)
+    #: paper id -> title, for the citable-ids list
+    titles: dict[str, str] = field(default_factory=dict)
+
+    def of_class(self, cls: str) -> list[Item]:
+        return [item for item in self.items if item.cls == cls]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {cls: len(self.of_class(cls)) for cls in CLASSES}
+
+    @property
+    def citable_ids(self) -> list[CitedId]:
+        seen: dict[str, CitedId] = {}
+        for item in self.of_class(INCREMENT):
+            for cited in item.ids:
+                if cited.kind in PAPER_KINDS:
+                    seen.setdefault(cited.id, cited)
+        return list(seen.values())

@@ -1,0 +1,116 @@
+"""Where the living documents stand on each id, and what a living-document change touched.
+
+Status is read from the living documents at the head revision and summed
+over all of them (SPEC section 4). With several living documents, section
+names carry the document's file name (`inference §3.5`), since `§3.5` alone
+would be ambiguous.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+from collections.abc import Callable, Iterable
+
+from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
+from kbcheck.model.document import REFERENCE, Document
+from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
+from kbcheck.model.mentions import document_mentions
+
+
+def living_documents(kb: KnowledgeBase) -> list[str]:
+    return kb.paths_of_kind(KNOWLEDGE)
+
+
+def _namer(path: str, several: bool) -> Callable[[str], str]:
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    return (lambda name: f"{stem} {name}") if several else (lambda name: name)
+
+
+def _section_finder(doc: Document) -> Callable[[int], str]:
+    """Line -> name of the section holding it (sections are in line order)."""
+    starts = [section.line for section in doc.sections]
+
+    def find(line: int) -> str:
+        return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
+
+    return find
+
+
+def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
+    """id -> its status summed over every living document of `kb`."""
+    documents = living_documents(kb)
+    several = len(documents) > 1
+    statuses: dict[str, IdStatus] = {}
+    for path in documents:
+        doc = kb.document(path)
+        if doc is None:
+            continue
+        name = _namer(path, several)
+        section_of = _section_finder(doc)
+        for ident, where in document_mentions(kb, path).items():
+            references: list[str] = []
+            for line, _col in where.references:
+                section = name(section_of(line))
+                if section not in references:
+                    references.append(section)
+            status = IdStatus(
+                in_references=bool(where.references),
+                entry_mentions=len(where.entry),
+                meta_mentions=len(where.meta),
+                sections=[name(s) for s in where.sections],
+                reference_sections=references,
+                entry_sections=list(dict.fromkeys(name(s) for _l, _c, s in sorted(where.entry))),
+            )
+            statuses.setdefault(ident, IdStatus()).add(status)
+    return statuses
+
+
+def item_status(ids: Iterable[CitedId], statuses: dict[str, IdStatus]) -> ItemStatus:
+    """An item's standing: each id's status and their sum (any id can make it a gap)."""
+    per_id: dict[str, IdStatus] = {}
+    total = IdStatus()
+    for cited in ids:
+        own = IdStatus()
+        known = statuses.get(cited.id)
+        if known is not None:
+            own.add(known)
+        per_id[cited.id] = own
+        total.add(own)
+    return ItemStatus(total, per_id)
+
+
+# -- living-document changes ------------------------------------------------------------------
+
+def _section_texts(doc: Document, text: str) -> dict[str, str]:
+    """Section name (numbered on repeats) -> its lines, heading included."""
+    lines = text.split("\n")
+    seen: dict[str, int] = {}
+    out: dict[str, str] = {}
+    for section in doc.sections:
+        base = section.name
+        seen[base] = seen.get(base, 0) + 1
+        key = base if seen[base] == 1 else f"{base} ({seen[base]})"
+        out[key] = "\n".join(lines[section.line - 1 : section.end_line])
+    return out
+
+
+def reference_ids(kb: KnowledgeBase, path: str) -> list[CitedId]:
+    """Ids in the document's reference list, in order."""
+    return [CitedId(where.kind, ident) for ident, where in document_mentions(kb, path).items() if where.references]
+
+
+def touched_sections(old_doc: Document, old_text: str, new_doc: Document, new_text: str) -> list[str]:
+    """Sections whose text changed, was added or was removed (new order, then removed ones)."""
+    old, new = _section_texts(old_doc, old_text), _section_texts(new_doc, new_text)
+    touched = [name for name, body in new.items() if old.get(name) != body]
+    touched += [name for name in old if name not in new]
+    return touched
+
+
+def section_count(doc: Document) -> int:
+    return sum(1 for section in doc.sections if section.heading is not None)
+
+
+def has_reference_section(doc: Document) -> bool:
+    return doc.has_role(REFERENCE)

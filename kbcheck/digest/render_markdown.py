@@ -1,0 +1,166 @@
+"""`kbcheck digest --format markdown`: the shape of a hand-written pre-digest brief.
+
+Title, counts line, one block per increment (source / key points / relation
+to the living documents / cautions), review items, living-document changes,
+the warnings checklist, citable ids, the evidence boundary. The output stays
+under 1 MiB (it is appended to `$GITHUB_STEP_SUMMARY`): when it would not,
+the longest lists are cut to their first entries plus a "… N more" line.
+"""
+
+from __future__ import annotations
+
+from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
+from kbcheck.digest.phrases import clauses, field_changes, join, say
+
+#: GitHub refuses a step summary over 1 MiB
+LIMIT = 1024 * 1024
+_SAFETY = 4096
+
+
+def _colon(lang: str) -> str:
+    return "：" if lang == "zh" else ": "
+
+
+def _plural(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _code(path: str) -> str:
+    return f"`{path}`" if "`" not in path else path
+
+
+def _cap(lines: list[str], cap: int | None, lang: str) -> list[str]:
+    if cap is None or len(lines) <= cap:
+        return lines
+    return lines[:cap] + [f"- {say(lang, 'md.more', n=len(lines) - cap)}"]
+
+
+def _relation(item: Item, lang: str) -> list[str]:
+    if not item.ids or item.status is None:
+        return [f"- {say(lang, 'md.no_ids')}"]
+    lines: list[str] = []
+    for cited in item.ids:
+        status = item.status.per_id.get(cited.id, IdStatus())
+        parts = [
+            say(lang, "md.rel.refs", sections=join(lang, status.reference_sections)) if status.in_references
+            else say(lang, "md.rel.no_refs"),
+            say(lang, "md.rel.entry", n=status.entry_mentions,
+                where=say(lang, "md.rel.where", sections=join(lang, status.entry_sections)) if status.entry_sections else ""),
+        ]
+        meta_sections = [s for s in status.sections if s not in status.entry_sections]
+        parts.append(say(lang, "md.rel.meta", n=status.meta_mentions,
+                         where=say(lang, "md.rel.where", sections=join(lang, meta_sections)) if meta_sections else ""))
+        line = f"- {cited.display}{_colon(lang)}{clauses(lang, parts)}"
+        if status.cited_no_entry:
+            line += f" —— {say(lang, 'md.rel.cited_no_entry')}" if lang == "zh" else f" — {say(lang, 'md.rel.cited_no_entry')}"
+        elif status.meta_only:
+            line += f" —— {say(lang, 'md.rel.meta_only')}" if lang == "zh" else f" — {say(lang, 'md.rel.meta_only')}"
+        elif not status.in_references and not status.entry_mentions and not status.meta_mentions:
+            line += f" —— {say(lang, 'md.rel.absent')}" if lang == "zh" else f" — {say(lang, 'md.rel.absent')}"
+        lines.append(line)
+    return lines
+
+
+def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
+    stars = "★★" if item.cited_no_entry else "★"
+    heading = say(lang, "md.increment", n=n, title=item.title, reason=item.reason)
+    out = [f"## {heading} {stars}", "", f"**{say(lang, 'md.source')}**", ""]
+    out.append("- " + say(lang, "md.file", path=_code(item.path), kind=say(lang, f"kind.{item.kind}"),
+                          change=say(lang, f"change.{item.change}")))
+    if item.old_path:
+        out.append("- " + say(lang, "md.old_path", path=_code(item.old_path)))
+    if item.ids:
+        out.append("- " + say(lang, "md.ids", ids=join(lang, [c.display for c in item.ids][: cap or None])))
+    if item.changed_fields:
+        out.append("- " + say(lang, "md.fields", fields=field_changes(lang, item.changed_fields)))
+    out += ["", f"**{say(lang, 'md.key_points')}**", "", item.key_points or say(lang, "md.no_key_points"), ""]
+    out += [f"**{say(lang, 'md.relation')}**", ""]
+    out += _cap(_relation(item, lang), cap, lang)
+    out += ["", f"**{say(lang, 'md.cautions')}**", ""]
+    warnings = [f"- {w}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
+    out += _cap(warnings, cap, lang)
+    out.append("")
+    return out
+
+
+def _document(digest: Digest, lang: str, cap: int | None) -> str:
+    base, head = digest.base[:7], digest.head[:7]
+    counts = digest.counts
+    out = [f"# {say(lang, 'md.title', base=base, head=head)}", ""]
+    out.append(say(lang, "md.range", base=base, base_date=digest.base_date, head=head, head_date=digest.head_date))
+    docs = join(lang, [_code(p) for p in digest.living_documents[: cap or None]]) or say(lang, "md.none")
+    out += ["", say(lang, "md.against", docs=docs), ""]
+    line = say(lang, "md.counts", increment=counts[INCREMENT], review=counts[REVIEW],
+               s1=_plural(counts[INCREMENT]), s2=_plural(counts[REVIEW]))
+    if counts[LIVING_DOC]:
+        line += say(lang, "md.counts.living", n=counts[LIVING_DOC], s=_plural(counts[LIVING_DOC]))
+    out += [line, ""]
+
+    increments = digest.of_class(INCREMENT)
+    blocks: list[str] = []
+    for n, item in enumerate(increments, 1):
+        if cap is not None and n > cap:
+            blocks += [f"{say(lang, 'md.more', n=len(increments) - cap)}", ""]
+            break
+        blocks += _increment(n, item, lang, cap)
+    out += blocks
+
+    reviews = [f"- {item.title}（{_code(item.path)}）{_colon(lang)}{item.reason}" if lang == "zh"
+               else f"- {item.title} ({_code(item.path)}): {item.reason}" for item in digest.of_class(REVIEW)]
+    out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
+
+    living = [f"- {_code(item.path)}{_colon(lang)}{item.reason}" for item in digest.of_class(LIVING_DOC)]
+    if living:
+        out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
+
+    checklist = [f"- ⚠ {f.rule} {_code(f.path)}:{f.line}{_colon(lang)}{f.message}" for f in digest.findings_new]
+    cautions = [f"- ⚠ {item.title}{_colon(lang)}{caution}" for item in increments for caution in item.cautions]
+    out += [f"## {say(lang, 'md.checklist')}", ""]
+    if checklist:
+        out += [f"**{say(lang, 'md.new_findings')}**", ""] + _cap(checklist, cap, lang) + [""]
+    if cautions:
+        out += [f"**{say(lang, 'md.card_cautions')}**", ""] + _cap(cautions, cap, lang) + [""]
+    if not checklist and not cautions:
+        out += [say(lang, "md.none"), ""]
+    if digest.findings_resolved:
+        out += [say(lang, "md.resolved", n=len(digest.findings_resolved)), ""]
+
+    citable = []
+    for cited in digest.citable_ids:
+        title = digest.titles.get(cited.id)
+        citable.append(f"- {cited.display}" + (f" —— {title}" if lang == "zh" and title else f" — {title}" if title else ""))
+    out += [f"## {say(lang, 'md.citable')}", ""] + (_cap(citable, cap, lang) or [say(lang, "md.none")]) + [""]
+
+    consumed = sum(1 for e in digest.boundary if e.consumed)
+    out += [f"## {say(lang, 'md.boundary')}", ""]
+    out.append("- " + say(lang, "md.b.range", base=base, base_date=digest.base_date, head=head, head_date=digest.head_date))
+    if digest.manifest:
+        out.append("- " + say(lang, "md.b.manifest", path=_code(digest.manifest)))
+    out.append("- " + say(lang, "md.b.consumed", n=consumed, total=len(digest.boundary)))
+    paths = []
+    for entry in digest.boundary:
+        state = say(lang, "md.b.yes" if entry.consumed else "md.b.no")
+        note = f"（{entry.note}）" if lang == "zh" and entry.note else f" ({entry.note})" if entry.note else ""
+        paths.append(f"  - {_code(entry.path)} —— {state}{note}" if lang == "zh" else f"  - {_code(entry.path)} — {state}{note}")
+    out += _cap(paths, cap, lang)
+    out += ["- " + say(lang, "md.b.note"), ""]
+    return "\n".join(out)
+
+
+def render(digest: Digest, lang: str, limit: int = LIMIT) -> str:
+    """The brief in `lang`, cut down until it fits in `limit` bytes."""
+    text = _document(digest, lang, None)
+    longest = max([len(digest.items), len(digest.findings_new), len(digest.boundary),
+                   *(len(i.warnings) for i in digest.items), 1])
+    cap = longest
+    while len(text.encode("utf-8")) > limit - _SAFETY and cap > 1:
+        cap //= 2
+        text = _document(digest, lang, cap)
+    data = text.encode("utf-8")
+    if len(data) > limit - _SAFETY:  # a few enormous entries: cut at a line
+        cut = data[: limit - _SAFETY].decode("utf-8", "ignore").rsplit("\n", 1)[0]
+        text = cut + "\n\n" + say(lang, "md.more", n="?") + "\n"
+    return text
+
+
+__all__ = ["LIMIT", "render"]
