@@ -44,11 +44,11 @@ def _relation(item: Item, lang: str) -> list[str]:
         parts = [
             say(lang, "md.rel.refs", sections=join(lang, status.reference_sections)) if status.in_references
             else say(lang, "md.rel.no_refs"),
-            say(lang, "md.rel.entry", n=status.entry_mentions,
+            say(lang, "md.rel.entry", n=status.entry_mentions, s=_plural(status.entry_mentions),
                 where=say(lang, "md.rel.where", sections=join(lang, status.entry_sections)) if status.entry_sections else ""),
         ]
         meta_sections = [s for s in status.sections if s not in status.entry_sections]
-        parts.append(say(lang, "md.rel.meta", n=status.meta_mentions,
+        parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=_plural(status.meta_mentions),
                          where=say(lang, "md.rel.where", sections=join(lang, meta_sections)) if meta_sections else ""))
         line = f"- {cited.display}{_colon(lang)}{clauses(lang, parts)}"
         if status.cited_no_entry:
