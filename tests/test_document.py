@@ -68,9 +68,15 @@ def test_section_labels(heading: str, label: str | None) -> None:
         ("§6.2.1 细分", None),  # a label of its own: the role comes from its parent heading, if any
         ("§3.1 调度理论与路由", None),
         # several patterns: reference wins over trend, trend over open question
-        ("§6.2 趋势与参考", REFERENCE),
-        ("开放问题与趋势", TREND),
-        ("Open questions and references", REFERENCE),
+        ("§七 趋势", REFERENCE),
+        ("§6.1 趋势", TREND),
+        ("§6.2 开放问题", TREND),
+        # the words name a special section only as the heading's subject
+        ("3.4 引用计数与影响力分析", None),
+        ("5.2 训练趋势的反例", None),
+        ("关于开放问题的说明", None),
+        ("参考资料（536 条）", REFERENCE),
+        ("六、趋势判断", TREND),
     ],
 )
 def test_heading_roles(heading: str, role: str | None) -> None:

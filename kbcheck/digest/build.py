@@ -144,9 +144,12 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     ordered += sorted((i for i in items if i.cls == LIVING_DOC), key=lambda i: i.path)
 
     titles: dict[str, str] = {}
+    carded: set[str] = set()
     for item in ordered:
         for cited in item.ids:
             card_path = head_kb.paper_card_path(cited.id) if cited.kind == "arxiv" else None
+            if card_path is not None:
+                carded.add(cited.id)
             card = head_kb.card(card_path) if card_path else None
             if card is not None and card.fields.get("title"):
                 titles.setdefault(cited.id, card.title)
@@ -160,7 +163,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         items=ordered,
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
-        boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles,
+        boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
     )
 
 

@@ -165,6 +165,8 @@ class Digest:
     notices: list[str] = field(default_factory=list)
     #: paper id -> title, for the citable-ids list
     titles: dict[str, str] = field(default_factory=dict)
+    #: arXiv ids that have a paper card at head: only those are citable (KB004 flags the rest)
+    carded: set[str] = field(default_factory=set)
 
     def of_class(self, cls: str) -> list[Item]:
         return [item for item in self.items if item.cls == cls]
@@ -178,6 +180,6 @@ class Digest:
         seen: dict[str, CitedId] = {}
         for item in self.of_class(INCREMENT):
             for cited in item.ids:
-                if cited.kind in PAPER_KINDS:
+                if cited.kind in PAPER_KINDS and (cited.kind != "arxiv" or cited.id in self.carded):
                     seen.setdefault(cited.id, cited)
         return list(seen.values())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote
 
 from kbcheck.model.ids import (
@@ -56,11 +57,12 @@ _GITHUB_NOT_OWNERS = frozenset({"orgs", "settings", "topics", "sponsors", "marke
 _DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 _ARXIV_PREFIXED = re.compile(r"arxiv:\s?(" + ARXIV_NEW + "|" + ARXIV_OLD + ")", re.IGNORECASE)
 _ARXIV_BARE = re.compile(r"(?<![\w./\-])(\d{4})\.(\d{4,5})(?:v\d+)?(?![\d]|\.\d|[A-Za-z_])")
-_DOI = re.compile(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[^\s\"<>，。、；）)\]]+)", re.IGNORECASE)
+_DOI = re.compile(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[!#-;=?-~]+)", re.IGNORECASE)  # a DOI is printable ASCII
 _REPO_NAME = re.compile(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][\w.-]{0,99})(?![\w/-])")
 _TRAILING = ".,;:!?'\""
 
 
+@lru_cache(maxsize=16)  # called for every block: building the pattern cost more than scanning with it
 def path_pattern(roots: tuple[str, ...]) -> re.Pattern[str] | None:
     """A bare knowledge-base path: a configured root folder then ASCII path characters."""
     if not roots:
@@ -112,7 +114,7 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
         doi = m.group(1).rstrip(_TRAILING)
         found.append((m.start(), "doi", normalize_doi(doi), "text"))
         masked = _mask(masked, m.start(), m.start(1) + len(doi))
-    pattern = path_pattern(roots)
+    pattern = path_pattern(tuple(roots))
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")

@@ -10,6 +10,7 @@ a name.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from kbcheck.model.citations import MASK
@@ -29,7 +30,7 @@ class ClaimNumber:
 
 
 _NUMBER = r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|\.\d|,\d{3})"
-_MULTIPLIER = r"(?P<mult>[kKM万千亿](?![A-Za-z]))?"
+_MULTIPLIER = r"(?P<mult>(?-i:[kKM万千亿])(?![A-Za-z]))?"
 
 # suffix units: (regex, card field); order matters, longest first
 _SUFFIXES: tuple[tuple[str, str | None], ...] = (
@@ -38,8 +39,10 @@ _SUFFIXES: tuple[tuple[str, str | None], ...] = (
     (r"\s?influential citations?\b", "s2_influential"),
     (r"\s?(?:次被引|citations?\b|cites\b)", "s2_citations"),
     (r"\s?(?:%|％|个百分点|pp\b)", None),
-    (r"(?:x|X)(?![A-Za-z0-9])", None),
-    (r"\s?(?:×|倍)", None),
+    # `8×A100`, `8x H100`, `3×3` are counts and shapes, not speed-ups
+    (r"(?:x|X)(?![A-Za-z0-9])(?!\s?[A-Z]{1,4}\d)", None),
+    (r"\s?×(?!\s?(?:\d|[A-Za-z]{1,4}\d))", None),
+    (r"\s?倍", None),
     (r"\s?(?:tokens?/s|tok/s|t/s|req/s|samples?/s|it/s|qps\b|QPS\b|rps\b|fps\b|FPS\b|TFLOPS\b|GFLOPS\b)", None),
     (r"\s?(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|hrs?)(?![A-Za-z])", None),
     (r"(?:s|h)(?![A-Za-z0-9])", None),
@@ -80,7 +83,8 @@ _NOT_CLAIMS = re.compile(
     r"|[#№]\s*\d+",
     re.IGNORECASE,
 )
-_QUOTES = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"\n]*\"|‘[^’]*’")
+#: (opening, closing) quotation marks; a straight `"` quote ends at the end of its line
+_QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("‘", "’"))
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "千": 1e3, "万": 1e4, "亿": 1e8}
 
 
@@ -90,8 +94,39 @@ def parse_number(text: str) -> float:
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of quoted text: numbers there report another document's words."""
-    return [(m.start(), m.end()) for m in _QUOTES.finditer(text)]
+    """Spans of quoted text: numbers there report another document's words.
+
+    The leftmost opening mark that is closed wins, as the regex alternation
+    `“[^”]*”|「[^」]*」|…` would pick, but in one pass: that regex rescans to
+    the end of the text from every unclosed `“`, quadratic on a long line.
+    """
+    spans: list[tuple[int, int]] = []
+    size = len(text)
+    pos = 0
+    next_open: dict[str, int] = {}  # opening mark -> its next index at or after `pos` (`size`: none left)
+    while True:
+        best, pair = size, None
+        for opening, closing in _QUOTE_PAIRS:
+            index = next_open.get(opening, -1)
+            if index < pos:
+                found = text.find(opening, pos)
+                index = next_open[opening] = found if found >= 0 else size
+            if index < best:
+                best, pair = index, (opening, closing)
+        if pair is None:
+            return spans
+        opening, closing = pair
+        end = text.find(closing, best + 1)
+        if end < 0:
+            next_open[opening] = size  # no closing mark after this one: none after any later one either
+            continue
+        if opening == '"':
+            newline = text.find("\n", best + 1, end)
+            if newline >= 0:  # this quote ends at its line; the next `"` may open one
+                next_open[opening] = end
+                continue
+        spans.append((best, end + 1))
+        pos = end + 1
 
 
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
@@ -105,9 +140,11 @@ def find_claims(masked: str) -> list[tuple[int, int, str, float, str | None]]:
     """
     text = _blank(masked, _NOT_CLAIMS)
     quotes = quoted_spans(text)
+    quote_starts = [start for start, _ in quotes]
 
     def quoted(pos: int) -> bool:
-        return any(start <= pos < end for start, end in quotes)
+        index = bisect_right(quote_starts, pos) - 1  # spans are sorted and never overlap
+        return index >= 0 and pos < quotes[index][1]
 
     claims: dict[int, tuple[int, int, str, float, str | None]] = {}
     for m in _SUFFIX_RE.finditer(text):
@@ -128,7 +165,7 @@ def find_claims(masked: str) -> list[tuple[int, int, str, float, str | None]]:
 def _value(m: re.Match[str]) -> float:
     value = parse_number(m.group("num"))
     mult = m.group("mult")
-    return value * _MULTIPLIERS[mult] if mult else value
+    return value * _MULTIPLIERS.get(mult, 1.0) if mult else value
 
 
 def numeric_values(masked: str) -> set[float]:

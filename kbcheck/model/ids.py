@@ -53,9 +53,13 @@ def normalize_doi(raw: str) -> str:
 
 def normalize_repo(raw: str) -> str:
     """`Owner/Repo.git` -> `owner/repo`."""
-    text = raw.strip().strip("/").lower()
-    while text.endswith(".git"):  # GitHub drops every `.git`; one pass must be enough to be idempotent
-        text = text[:-4]
+    text = raw.lower()
+    previous = None
+    while text != previous:  # one pass must be enough to be idempotent: `/ x.git/` -> `x`
+        previous = text
+        text = text.strip().strip("/")
+        if text.endswith(".git"):
+            text = text[:-4]
     return text
 
 
