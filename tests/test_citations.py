@@ -346,3 +346,8 @@ def test_old_style_card_names_resolve_both_ways() -> None:
 )
 def test_a_url_ends_where_cjk_text_begins(text: str, expected: list[tuple[str, str]]) -> None:
     assert refs(text) == expected
+
+
+def test_a_doi_ends_where_the_chinese_text_begins() -> None:
+    found, _ = scan_prose("论文 10.1145/3458817.3476143的实验表明提升明显", ("organized",))
+    assert [(kind, value) for _, kind, value, _ in found] == [("doi", "10.1145/3458817.3476143")]

@@ -166,3 +166,16 @@ def test_crlf_files_keep_lines_and_columns() -> None:
     assert doc is not None
     assert [(c.text, c.line, c.column) for b in doc.blocks for c in b.claims] == [("45%", 3, 5), ("3倍", 4, 5)]
     assert doc.line_count == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1.2m stars", "2m⭐", "5m citations", "0m影响力被引", "在 8×A100 集群上训练", "用 8x H100 节点", "3×3 卷积", "4 × 4 矩阵"],
+)
+def test_lower_case_m_shapes_and_gpu_counts_are_not_claims(text: str) -> None:
+    assert [c[2] for c in find_claims(text)] == []
+
+
+@pytest.mark.parametrize(("text", "written"), [("提速 2.7x faster", "2.7x"), ("1.8× 加速", "1.8×"), ("1.2M stars", "1.2M stars")])
+def test_speed_ups_and_upper_case_multipliers_still_are(text: str, written: str) -> None:
+    assert [c[2] for c in find_claims(text)] == [written]

@@ -406,3 +406,15 @@ def test_markdown_stays_under_the_limit(kb: tuple[GitRepo, str]) -> None:
     assert len(small.encode("utf-8")) <= 40_000 < len(full.encode("utf-8"))
     assert "… " in small and " more" in small
     assert small.startswith("# Knowledge-base digest") and "## Evidence boundary" in small
+
+
+def test_citable_ids_leave_out_arxiv_ids_without_a_card(kb: tuple[GitRepo, str]) -> None:
+    """An id KB004 flags (no paper card: a typo or a fabrication) is not offered as citable."""
+    repo, base = kb
+    repo.commit_files({"organized/guides/new-guide.md": "# 新攻略\n\n- 见 arXiv:2610.99999 与 arXiv:2610.08815。\n"}, "guide")
+    document = digest("--since", base)
+    guide = items(document)["organized/guides/new-guide.md"]
+    assert guide["class"] == "increment"
+    assert "2610.99999" in guide["ids"]
+    assert "2610.99999" not in document["citable_ids"]
+    assert any(f["rule"] == "KB004" and f["subject"] == "2610.99999" for f in document["findings_new"])
