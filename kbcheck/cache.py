@@ -19,6 +19,7 @@ import pickle
 import re
 import shutil
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +59,16 @@ class BlobCache:
             self._git_dir = git_dir
         self._shards: dict[str, dict[str, Any]] = {}
         self._new: dict[str, dict[str, Any]] = {}
+        self._key_digests: dict[str, str] = {}
 
-    @staticmethod
-    def _entry_key(blob_id: str, key: str) -> str:
+    def _entry_key(self, blob_id: str, key: str) -> str:
         if not key:
             return blob_id
-        return blob_id + ":" + hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        digest = self._key_digests.get(key)
+        if digest is None:  # a run asks with few distinct keys, for thousands of blobs
+            digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            self._key_digests[key] = digest
+        return f"{blob_id}:{digest}"
 
     def _shard_path(self, prefix: str) -> Path:
         assert self.directory is not None
@@ -100,6 +105,16 @@ class BlobCache:
         if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
             return None
         return self._shard(blob_id[:2]).get(self._entry_key(blob_id, key))
+
+    def take(self, blob_id: str, key: str = "") -> object | None:
+        """Like `get`, but the loaded shard lets go of the value (for what a run reads once)."""
+        value = self.get(blob_id, key)
+        if value is not None:
+            prefix = blob_id[:2]
+            entry = self._entry_key(blob_id, key)
+            if entry not in self._new.get(prefix, {}):
+                self._shards[prefix].pop(entry, None)
+        return value
 
     def put(self, blob_id: str, value: object, key: str = "") -> None:
         """Remember a value for this content and key until `flush()` writes it."""
@@ -152,6 +167,14 @@ class BlobCache:
                 os.unlink(temp)
             except OSError:
                 pass
+
+    def forget(self, prefixes: Collection[str]) -> None:
+        """Re-read these shards (another process has written them), keeping the entries not yet written."""
+        for prefix in prefixes:
+            self._shards.pop(prefix, None)
+            new = self._new.get(prefix)
+            if new:
+                self._shards[prefix] = {**self._load(prefix), **new}
 
     def clear(self) -> None:
         """Forget this namespace, in memory and on disk."""

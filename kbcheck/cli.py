@@ -112,9 +112,14 @@ def _select(value: str | None) -> frozenset[str] | None:
     return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
 
 
+def one_line(text: str) -> str:
+    """A notice or an error on one line, even when it names a file whose name holds a line break."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _notice(lines: Sequence[str], err: TextIO) -> None:
     for line in lines:
-        print(f"kbcheck: {line}", file=err)
+        print(f"kbcheck: {one_line(line)}", file=err)
 
 
 # -- commands -------------------------------------------------------------------
@@ -251,7 +256,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     try:
         return int(args.handler(args, out, err))
     except KbcheckError as exc:
-        print(f"kbcheck: error: {exc}", file=err)
+        print(f"kbcheck: error: {one_line(str(exc))}", file=err)
         return exc.exit_code
     except KeyboardInterrupt:
         print("kbcheck: interrupted", file=err)

@@ -7,6 +7,8 @@ filter and the baseline) -> a `Report` for a reporter.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,6 +26,10 @@ if TYPE_CHECKING:
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 FILTERS = ("added", "file", "all")
+#: below this many files to parse, a second process costs more than it saves
+PARALLEL_MIN_FILES = 400
+#: `KBCHECK_JOBS=1` keeps a cold run in one process
+JOBS_ENV = "KBCHECK_JOBS"
 
 
 @dataclass(frozen=True)
@@ -64,11 +70,77 @@ def _run_rule(rule: Rule, run: Callable[[], Iterable[Problem]], where: str) -> l
         raise KbcheckError(f"rule {rule.id} failed on {where}: {type(exc).__name__}: {exc}") from exc
 
 
+def jobs() -> int:
+    """Processes a cold run may use: the CPUs this process may run on, or `KBCHECK_JOBS`."""
+    value = os.environ.get(JOBS_ENV, "")
+    if value.strip().isdigit():
+        return max(1, int(value))
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def prefetch(kb: KnowledgeBase, paths: list[str]) -> None:
+    """Parse the files the cache lacks in several processes at once (a cold full check).
+
+    The files are shared out by the first two hex digits of their blob id,
+    which is also how cache shards are named, so every process writes its own
+    shards and none overwrites another's entries. Each forked child parses its
+    share, writes its shards and exits; the parent waits, then runs the rules
+    reading the shards like a warm cache. (It parses nothing itself: a process
+    that has parsed 50k files keeps that memory, and the rules must not run
+    before every share is parsed, or they would parse cards twice.) Texts
+    that come from git objects are read before forking, so a child never
+    talks to git. Anything a child failed to write is simply parsed again by
+    the parent: the result is the same, only slower.
+    """
+    workers = min(jobs(), 8)
+    if workers < 2 or not hasattr(os, "fork") or len(paths) < PARALLEL_MIN_FILES:
+        return
+    missing = kb.uncached(paths)
+    if len(missing) < PARALLEL_MIN_FILES:
+        return
+    shares: list[list[str]] = [[] for _ in range(workers)]
+    for path in missing:
+        blob = kb.snapshot.blob_id(path) or "0"
+        shares[int(blob[:2], 16) % workers].append(path)
+    children: list[int] = []
+    prefixes: set[str] = set()
+    for share in shares:
+        if not share:
+            continue
+        if getattr(kb.snapshot, "reads_git", True):  # the children must not share the parent's `git cat-file` pipe
+            for path in share:
+                kb.text(path)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: parse, write the cache, leave without any cleanup of the parent's
+            status = 1
+            try:
+                kb.warm(share)
+                kb.flush()
+                status = 0
+            finally:
+                os._exit(status)
+        children.append(pid)
+        prefixes.update((kb.snapshot.blob_id(p) or "")[:2] for p in share)
+        kb.forget_texts(share)
+    for pid in children:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    kb.forget_loaded(prefixes)
+
+
 def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions) -> Report:
     """Check the selected files (or, with filter `all`, every file) against the enabled rules."""
     rules = enabled_rules(config, options.select)
     file_rules = [r for r in rules if r.check_file is not None]
     paths = kb.snapshot.paths() if options.filter == "all" else list(selection.paths)
+    prefetch(kb, [p for p in paths if rule_kind(kb, p) is not None])
     problems: list[tuple[Rule, str | None, Problem]] = []
     checked = 0
     for path in paths:
@@ -82,6 +154,7 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
                 file = KbFile(path, kind)
                 for problem in _run_rule(rule, lambda: check_file(file, kb, config), path):
                     problems.append((rule, kind, problem))
+        kb.release(path)  # a full check holds one file's parse at a time (cards stay: others cite them)
     for rule in rules:
         if rule.check_changes is not None and selection.changes:
             check_changes = rule.check_changes

@@ -13,7 +13,9 @@ process per repository, however many are asked for.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import sys
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,6 +38,8 @@ SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
 
 _HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+#: one record of `git ls-files --stage -z`: mode, object id, stage, path
+_STAGE_RECORD = re.compile(r"([0-7]+) ([0-9a-f]+) ([0-3])\t([^\0]*)\0")
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _SHALLOW_HINT = (
     "this clone is shallow and lacks that history; fetch the full history "
@@ -144,7 +148,8 @@ def _decode(raw: bytes) -> str:
 
 def _zsplit(raw: bytes) -> list[str]:
     raw = raw.strip(b"\0")
-    return [_decode(part) for part in raw.split(b"\0")] if raw else []
+    # interned: the same 100k paths come from several listings, and are held once
+    return [sys.intern(_decode(part)) for part in raw.split(b"\0")] if raw else []
 
 
 # -- revisions -------------------------------------------------------------------------
@@ -241,13 +246,12 @@ def ls_index(repo: Repository) -> dict[str, tuple[str, str]]:
     _, out = run(repo, "ls-files", "--stage", "-z")
     entries: dict[str, tuple[str, str]] = {}
     unmerged: dict[str, tuple[str, str]] = {}
-    for record in _zsplit(out):
-        meta, _, path = record.partition("\t")
-        mode, sha, stage = meta.split(" ")
+    # one regex pass over the raw listing: a large index has 100k records to read on every hook
+    for mode, sha, stage, path in _STAGE_RECORD.findall(_decode(out)):
         if stage == "0":
-            entries[path] = (mode, sha)
+            entries[sys.intern(path)] = (mode, sha)
         elif stage == "2":
-            unmerged[path] = (mode, sha)
+            unmerged[sys.intern(path)] = (mode, sha)
     for path, entry in unmerged.items():
         entries.setdefault(path, entry)
     return dict(sorted(entries.items()))
@@ -260,6 +264,7 @@ def ls_tree(repo: Repository, rev: str) -> dict[str, tuple[str, str]]:
     entries: dict[str, tuple[str, str]] = {}
     for record in _zsplit(out):
         meta, _, path = record.partition("\t")
+        path = sys.intern(path)
         mode, _kind, obj = meta.split(" ")
         entries[path] = (mode, obj)
     return entries
@@ -278,6 +283,42 @@ def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[st
         args += ["--", *pathspecs]
     _, out = run(repo, *args)
     return sorted(set(_zsplit(out)))
+
+
+def _content_may_be_converted(repo: Repository) -> bool:
+    """True when git could store a file differently from its work-tree bytes (filters, eol, encodings)."""
+    _, out = run(repo, "config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|attributesfile)$)", check=False)
+    if out.strip(b"\0"):
+        return True
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    if os.path.isfile(os.path.join(xdg, "git", "attributes")) or (repo.common_dir / "info" / "attributes").is_file():
+        return True
+    _, out = run(repo, "ls-files", "-z", "--", ":(glob)**/.gitattributes")
+    return bool(out.strip(b"\0"))
+
+
+def worktree_blob_ids(repo: Repository) -> dict[str, str]:
+    """Blob ids of tracked regular files whose work-tree content is what the index holds.
+
+    git's own stat check (`git diff-files`, racy entries compared by content)
+    says which files are unchanged since they were staged, so their blob ids
+    need no reading and hashing. Empty when attributes or config could make
+    the stored blob differ from the file's bytes: then every file is hashed.
+    """
+    if _content_may_be_converted(repo):
+        return {}
+    _, out = run(repo, "ls-files", "--stage", "-z")
+    ids: dict[str, str] = {}
+    for record in _zsplit(out):
+        meta, _, path = record.partition("\t")
+        path = sys.intern(path)
+        mode, sha, stage = meta.split(" ")
+        if stage == "0" and mode in REGULAR_MODES:
+            ids[path] = sha
+    _, out = run(repo, "diff-files", "-z", "--name-only")
+    for path in _zsplit(out):
+        ids.pop(path, None)
+    return ids
 
 
 # -- blobs -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ paths, when given, choose the files to report on.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import posixpath
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbcheck import git
-from kbcheck.errors import UsageError
+from kbcheck.errors import GitError, UsageError
 from kbcheck.globs import globset
 
 if TYPE_CHECKING:
@@ -63,13 +64,6 @@ def normalise_path(path: str) -> str | None:
     return normal
 
 
-def _parents(path: str) -> Iterable[str]:
-    parent = posixpath.dirname(path)
-    while parent:
-        yield parent
-        parent = posixpath.dirname(parent)
-
-
 class Snapshot(ABC):
     """The knowledge base's files at one point, read-only.
 
@@ -79,11 +73,13 @@ class Snapshot(ABC):
     """
 
     root: Path
+    #: True when reading goes through the repository's `git cat-file` process (not the file system)
+    reads_git = False
 
     def __init__(self, root: Path, exclude: Iterable[str] = ()) -> None:
         self.root = root
         self._exclude = globset(tuple(exclude))
-        self._dirs: frozenset[str] | None = None
+        self._sorted_entries: list[str] | None = None
 
     def excluded(self, path: str) -> bool:
         return self._exclude.match(path)
@@ -120,14 +116,22 @@ class Snapshot(ABC):
         normal = normalise_path(path)
         if normal is None:
             return False
-        if self._dirs is None:
-            entries = set(self._entries())
-            self._dirs = frozenset(entries | {d for p in entries for d in _parents(p)})
-        return normal in self._dirs
+        if self._sorted_entries is None:
+            # sorted once, then a file is a binary search and a folder a prefix search
+            self._sorted_entries = sorted(self._entries())
+        entries = self._sorted_entries
+        at = bisect.bisect_left(entries, normal)
+        if at < len(entries) and entries[at] == normal:
+            return True
+        prefix = normal + "/"
+        at = bisect.bisect_left(entries, prefix, at)
+        return at < len(entries) and entries[at].startswith(prefix)
 
 
 class _GitTreeSnapshot(Snapshot):
     """A snapshot whose files are git objects: the index or a commit's tree."""
+
+    reads_git = True
 
     def __init__(self, repo: git.Repository, entries: dict[str, tuple[str, str]], exclude: Iterable[str]) -> None:
         super().__init__(repo.root, exclude)
@@ -194,7 +198,7 @@ class WorktreeSnapshot(Snapshot):
         self._present: list[str] | None = None
         self._regular: dict[str, None] | None = None
         self._inside: dict[str, bool] = {}
-        self._blob_ids: dict[str, str] = {}
+        self._blob_ids: dict[str, str] | None = None
         self._last_read: tuple[str, bytes] | None = None
         self._hash = hashlib.sha256 if git.object_format(repo) == "sha256" else hashlib.sha1
 
@@ -210,11 +214,13 @@ class WorktreeSnapshot(Snapshot):
     def _scan(self) -> None:
         present: list[str] = []
         regular: dict[str, None] = {}
+        root = str(self.root)  # plain strings: pathlib costs more than the lstat itself here
         for path in self._candidates:
-            if not self._folder_inside(posixpath.dirname(path)):
+            folder, _, _ = path.rpartition("/")
+            if not self._folder_inside(folder):
                 continue
             try:
-                st = os.lstat(self.root / path)
+                st = os.lstat(os.path.join(root, path))
             except OSError:
                 continue
             present.append(path)
@@ -261,10 +267,17 @@ class WorktreeSnapshot(Snapshot):
         return data
 
     def blob_id(self, path: str) -> str | None:
-        """Computed as git does (`sha1(b"blob <size>\\0" + data)`), so a cache entry is shared with the index."""
+        """Computed as git does (`sha1(b"blob <size>\\0" + data)`), so a cache entry is shared with the index.
+
+        A tracked file that git's stat check finds unchanged since it was
+        staged takes its id from the index: a warm full check then reads only
+        the files whose parse it does not have.
+        """
+        if self._blob_ids is None:
+            self._blob_ids = git.worktree_blob_ids(self.repo)
         known = self._blob_ids.get(path)
         if known is not None:
-            return known
+            return known if path in self._regular_files() else None
         data = self.read(path)
         if data is None:
             return None
@@ -354,6 +367,32 @@ def _with_author(changes: Iterable[Change], author: str | None, label: str, comm
     return [replace(c, author=author, author_label=label, commit=commit) for c in changes]
 
 
+def _added_lines(repo: git.Repository, notices: list[str], *, staged: bool = False,
+                 base: str | None = None) -> dict[str, set[int]] | None:
+    """The change's added lines; None, with a notice, when a partial clone lacks old versions it cannot fetch.
+
+    Without line information every finding in the changed files is reported
+    (as `--filter file`): a correct result rather than no result.
+    """
+    try:
+        return git.added_lines(repo, staged=staged, base=base)
+    except GitError as exc:
+        from kbcheck.digest.snapshots import is_partial_clone
+
+        if not is_partial_clone(repo):
+            raise
+        notices.append(f"changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
+                       f"({exc}); reporting every finding in the changed files")
+        return None
+
+
+def _head_snapshot(repo: git.Repository) -> Snapshot:
+    """HEAD's tree; in a partial clone, files whose content is missing read as absent (never fetched)."""
+    from kbcheck.digest.snapshots import tree_snapshot
+
+    return tree_snapshot(repo, "HEAD")
+
+
 def select(
     repo: git.Repository,
     config: Config,
@@ -415,16 +454,16 @@ def select(
         snapshot = IndexSnapshot(repo, exclude)
         author, label = resolve_run_author(repo, config, cli_author)
         changes = _with_author(git.staged_changes(repo), author, label, None)
-        added = git.added_lines(repo, staged=True)
+        added = _added_lines(repo, named.notices, staged=True)
     else:
         assert rev is not None
-        snapshot = TreeSnapshot(repo, "HEAD")
+        snapshot = _head_snapshot(repo)
         changes = []
         for commit in git.range_commits(repo, rev):
             label = commit.author_email or commit.author_name or "an author with no email"
             author = author_for_email(config, commit.author_email)
             changes += _with_author(commit.changes, author, label, commit.sha)
-        added = git.added_lines(repo, base=rev)
+        added = _added_lines(repo, named.notices, base=rev)
 
     present = set(snapshot.paths())
     if paths:
@@ -435,4 +474,7 @@ def select(
         selected = [p for p in snapshot.paths() if named.covers(p)]
     else:
         selected = sorted({c.path for c in changes if c.status != "D" and c.path in present})
+    missing: frozenset[str] = getattr(snapshot, "missing", frozenset())
+    named.notices += [f"{p}: skipped: content missing from this partial clone" for p in selected
+                      if snapshot.blob_id(p) in missing]
     return Selection(snapshot, selected, changes, added, mode, named.notices)

@@ -31,3 +31,19 @@ def git_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRep
             monkeypatch.setenv(key, value)
     monkeypatch.chdir(repo.path)
     yield repo
+
+
+@pytest.fixture(autouse=True)
+def read_only_promise(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every CLI command a test runs writes nothing but what it is documented to write (SPEC section 8).
+
+    Each command is wrapped to hash its repository before and after; see
+    `tests/readonly.py`. Tests that run no CLI command pay only the wrapping.
+    """
+    from readonly import guard_cli
+
+    guard = guard_cli(monkeypatch, tmp_path_factory.getbasetemp())
+    yield
+    if guard.violations:
+        pytest.fail("read-only promise broken:\n" + "\n".join(guard.violations), pytrace=False)
+

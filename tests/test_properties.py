@@ -177,3 +177,147 @@ def test_arbitrary_bytes_never_raise(data: bytes, path: str) -> None:
         kb.resolve(path)
         if "_cards/" in path:
             assert kb.card(path) is not None
+
+
+# -- hardening: more parsers, the whole engine, paths that must stay inside the repository -----------
+
+import json as _json  # noqa: E402
+import re as _re  # noqa: E402
+from typing import Any  # noqa: E402
+
+from kbtools import run  # noqa: E402
+
+from kbcheck.baseline import parse_baseline  # noqa: E402
+from kbcheck.errors import KbcheckError  # noqa: E402
+from kbcheck.git import parse_added_lines  # noqa: E402
+from kbcheck.model.cards import split_frontmatter  # noqa: E402
+from kbcheck.model.claims import quoted_spans  # noqa: E402
+from kbcheck.model.document import section_label  # noqa: E402
+from kbcheck.sources import normalise_path  # noqa: E402
+
+#: the regex `quoted_spans` replaced (it was quadratic on unclosed quotes): the two must agree
+_QUOTES_REFERENCE = _re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"\n]*\"|‘[^’]*’")
+quotish = st.lists(st.sampled_from(['“', '”', '「', '」', '『', '』', '"', '‘', '’', "\n", "12%", "a", " "]),
+                   max_size=40).map("".join)
+
+
+@MANY
+@given(st.one_of(quotish, any_text))
+def test_quoted_spans_agree_with_the_regex_they_replace(text: str) -> None:
+    assert quoted_spans(text) == [(m.start(), m.end()) for m in _QUOTES_REFERENCE.finditer(text)]
+
+
+@MANY
+@given(st.one_of(any_text, st.builds(lambda fm, body: f"---\n{fm}\n---\n{body}", any_text, any_text)))
+def test_frontmatter_split_keeps_the_body_and_its_first_line(text: str) -> None:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as `decode_markdown` hands it over
+    fm, body_line, body = split_frontmatter(text)
+    assert text.endswith(body)
+    assert 1 <= body_line <= text.count("\n") + 1
+    if fm is None:
+        assert (body, body_line) == (text, 1)
+    else:
+        assert text[: len(text) - len(body)].count("\n") == body_line - 1
+        assert fm in text
+
+
+@MANY
+@given(any_text)
+def test_section_labels_are_fixed_points(heading: str) -> None:
+    label = section_label(heading)
+    if label is not None:
+        assert label.startswith("§") and section_label(label) == label
+
+
+path_text = st.lists(st.sampled_from(["..", ".", "/", "a", "b", "organized", "inbox", "笔记 一", "-x", "\n", "\\", "~"]),
+                     max_size=12).map("".join)
+
+
+@MANY
+@given(st.one_of(path_text, st.text(max_size=30)))
+def test_normalised_paths_never_leave_the_repository(path: str) -> None:
+    normal = normalise_path(path)
+    if normal is not None:
+        assert normalise_path(normal) == normal
+        assert normal != ".." and not normal.startswith(("../", "/"))
+
+
+@MANY
+@given(st.one_of(path_text, st.just("")), st.one_of(path_text, st.text(max_size=30)), st.sampled_from(["link", "text"]))
+def test_resolved_links_never_leave_the_repository(base: str, written: str, form: str) -> None:
+    base = normalise_path(base) or ""
+    written = written.replace("\0", "")  # a file holding NUL is binary: never parsed, so never linked from
+    target = KnowledgeBase.resolve_path(base, written, form)
+    if target is not None:
+        assert target == "" or normalise_path(target) == target
+        assert target != ".." and not target.startswith(("../", "/"))
+
+
+@MANY
+@given(st.one_of(st.binary(max_size=300), st.lists(st.sampled_from([
+    b"diff --git a/x b/x\n", b"--- a/x\n", b"+++ b/x\n", b'+++ "b/\\346\\226\\207 x.md"\n', b"+++ /dev/null\n",
+    b"@@ -1 +1 @@\n", b"@@ -0,0 +1,3 @@\n", b"@@ -5,2 +7,0 @@\n", b"@@ -1 +99999999999 @@\n", b"+added\n", b"-gone\n",
+]), max_size=12).map(b"".join)))
+def test_patch_parser_never_raises_and_lines_are_positive(patch: bytes) -> None:
+    for path, lines in parse_added_lines(patch).items():
+        assert isinstance(path, str) and all(line >= 1 for line in lines)
+
+
+baseline_bytes = st.one_of(
+    st.binary(max_size=200),
+    st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8)),
+                 lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                         st.dictionaries(st.sampled_from(["commit", "date", "fingerprints", "x"]),
+                                                         inner, max_size=4)),
+                 max_leaves=10).map(lambda value: _json.dumps(value).encode()),
+)
+
+
+@MANY
+@given(baseline_bytes)
+def test_baseline_parser_raises_only_the_user_facing_error(data: bytes) -> None:
+    try:
+        baseline = parse_baseline(data, ".kbcheck/baseline.json")
+    except KbcheckError as error:
+        assert "\n" not in str(error)
+    else:
+        assert baseline.commit and all(isinstance(f, str) for f in baseline.fingerprints)
+
+
+def test_manifest_loader_raises_only_the_user_facing_error(tmp_path_factory: Any) -> None:
+    from kbcheck.digest.items import load_manifest
+
+    root = tmp_path_factory.mktemp("manifest")
+
+    @MANY
+    @given(st.one_of(baseline_bytes, st.lists(st.one_of(path_text, st.text(max_size=10)), max_size=5).map(
+        lambda paths: _json.dumps({"items": [{"path": p} for p in paths]}).encode())))
+    def check(data: bytes) -> None:
+        (root / "m.json").write_bytes(data)
+        try:
+            paths = load_manifest(str(root / "m.json"), root)
+        except KbcheckError:
+            pass  # the CLI prints it on one line (`kbcheck.cli.one_line`)
+        else:
+            assert all(normalise_path(p) == p for p in paths)
+
+    check()
+
+
+kb_texts = st.fixed_dictionaries({
+    "organized/knowledge/k.md": any_text,
+    "inbox/tom/b.md": any_text,
+    "organized/paper_cards/1695-2610-02076.md": st.one_of(any_text, st.builds(
+        lambda body: f'---\narxiv: "2610.02076"\ntitle: "t"\nstars: 12\ns2_citations: 19\n---\n{body}', any_text)),
+    "organized/guides/g.md": st.sampled_from(["", "# g\n\n[k](../knowledge/k.md) 2.7x\n"]),
+})
+
+
+@MANY
+@given(kb_texts)
+def test_every_finding_of_every_rule_lies_inside_its_file(files: dict[str, str]) -> None:
+    report = run(files)  # type: ignore[arg-type]
+    for finding in report.findings:
+        lines = _line_count(files[finding.path])
+        assert 1 <= finding.line <= finding.end_line <= lines, finding
+        assert finding.column >= 1

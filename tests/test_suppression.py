@@ -134,3 +134,26 @@ def test_only_selected_paths_are_reported_with_the_whole_kb_as_context() -> None
 
 def test_select_runs_only_the_named_rules() -> None:
     assert [r[0] for r in rows(run(FILES, select={"KB001", "KB002"}))] == ["KB001", "KB002"]
+
+
+def test_a_disable_comment_before_a_table_covers_every_row() -> None:
+    from kbtools import found, md, run
+
+    living = md(
+        """
+        ## §6.2 趋势
+
+        <!-- kbcheck: disable=KB001 -->
+        | 趋势 | 来源 |
+        |---|---|
+        | 无源一 | 无 |
+        | 无源二 | 无 |
+
+        | 趋势 | 来源 |
+        |---|---|
+        | 无源三 | 无 |
+        """
+    )
+    report = run({"organized/knowledge/inference.md": living})
+    assert [subject for _, _, _, subject in found(report, "KB001")] == ["无源三 | 无"]
+    assert report.suppressed == 2

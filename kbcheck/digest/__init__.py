@@ -70,8 +70,10 @@ def run_digest(repo: Repository, config: Config, args: argparse.Namespace, out: 
         raise UsageError(f"cannot write {args.output}: it is a folder")
     digest = make_digest(repo, config, since=args.since, to=args.to, manifest=args.manifest, lang=lang)
     text = render_digest(digest, args.format, lang)
+    from kbcheck.cli import one_line
+
     for notice in digest.notices:
-        print(f"kbcheck: {notice}", file=err)
+        print(f"kbcheck: {one_line(notice)}", file=err)
     if output is not None:
         write_atomically(output, text.encode("utf-8"))
     else:

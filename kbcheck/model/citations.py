@@ -98,30 +98,35 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
     """
     found: list[tuple[int, str, str, str]] = []
     masked = text
-    for m in _URL.finditer(text):
+    # each pattern needs a literal character most prose lacks: skipping the scans that cannot
+    # match (the `/` ones scan every word) is most of a cold full check's saving here
+    slash, colon = "/" in text, ":" in text
+    if not slash and not colon and "." not in text:
+        return found, masked
+    for m in (_URL.finditer(text) if colon else ()):
         url = m.group(0).rstrip(_TRAILING)
         kind, value = classify_url(url)
         found.append((m.start(), kind, value, "text"))
         masked = _mask(masked, m.start(), m.start() + len(url))
-    for m in _ARXIV_PREFIXED.finditer(masked):
+    for m in (_ARXIV_PREFIXED.finditer(masked) if colon else ()):
         found.append((m.start(), "arxiv", normalize_arxiv(m.group(1)), "text"))
         masked = _mask(masked, m.start(), m.end())
     for m in _ARXIV_BARE.finditer(masked):
         if real_month(m.group(1)):
             found.append((m.start(), "arxiv", f"{m.group(1)}.{m.group(2)}", "text"))
             masked = _mask(masked, m.start(), m.end())
-    for m in _DOI.finditer(masked):
+    for m in (_DOI.finditer(masked) if slash else ()):
         doi = m.group(1).rstrip(_TRAILING)
         found.append((m.start(), "doi", normalize_doi(doi), "text"))
         masked = _mask(masked, m.start(), m.start(1) + len(doi))
-    pattern = path_pattern(tuple(roots))
+    pattern = path_pattern(tuple(roots)) if slash else None
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")
             if "*" not in path and "?" not in path:
                 found.append((m.start(), "path", path, "text"))
             masked = _mask(masked, m.start(), m.start() + len(path))
-    for m in _REPO_NAME.finditer(masked):
+    for m in (_REPO_NAME.finditer(masked) if slash else ()):
         found.append((m.start(), "repo_name", normalize_repo(m.group(0)), "text"))
     found.sort(key=lambda item: item[0])
     return found, masked

@@ -10,6 +10,7 @@ patterns, so it is cached by git blob id.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
 
 REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 
-_DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=\s*([A-Za-z0-9_,\s]+?)\s*-->\s*$")
+# `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
+_DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
+_DIRECTIVE_IDS = re.compile(r"[A-Za-z0-9_,\s]+")
 _LABEL = re.compile(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
@@ -141,6 +144,32 @@ def section_label(heading: str) -> str | None:
 
 
 _MD: Any = None
+#: levels below markdown-it's `maxNesting` (20; a list level takes two) where containers stop nesting
+_DEEP_MARGIN = 4
+
+
+def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    """Near the nesting limit, read the next run of lines as one paragraph instead of nesting further.
+
+    At its limit markdown-it skips everything up to the end of the document
+    ("we should not care about content"); a checker must care, or a deeply
+    nested list hides every trend line after it. Lines keep their numbers.
+    (Raising the limit instead makes a line of 100,000 `[` proportionally slower.)
+    """
+    if silent or state.level < state.md.options.maxNesting - _DEEP_MARGIN:
+        return False
+    next_line = start_line + 1
+    while next_line < end_line and not state.isEmpty(next_line) and state.sCount[next_line] >= state.blkIndent:
+        next_line += 1
+    state.line = next_line
+    token = state.push("paragraph_open", "p", 1)
+    token.map = [start_line, next_line]
+    token = state.push("inline", "", 0)
+    token.content = state.getLines(start_line, next_line, state.blkIndent, False).strip()
+    token.map = [start_line, next_line]
+    token.children = []
+    state.push("paragraph_close", "p", -1)
+    return True
 
 
 def _markdown() -> Any:
@@ -148,7 +177,9 @@ def _markdown() -> Any:
     if _MD is None:
         from markdown_it import MarkdownIt
 
-        _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+        md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        md.block.ruler.before(md.block.ruler.get_all_rules()[0], "kbcheck_deep", _deep_paragraph)
+        _MD = md
     return _MD
 
 
@@ -156,8 +187,9 @@ class _Builder:
     """Walks the token stream once, building sections and blocks."""
 
     def __init__(self, lines: list[str], patterns: HeadingPatterns, roots: tuple[str, ...],
-                 markers: tuple[str, ...], offset: int) -> None:
+                 markers: tuple[str, ...], offset: int, claims: bool = True) -> None:
         self.lines = lines
+        self.claims = claims
         self.patterns = patterns
         self.roots = roots
         self.markers = markers
@@ -256,7 +288,7 @@ class _Builder:
         for offset, kind, value, form in prose_refs:
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
-        for start, _end, written, number, card_field in find_claims(masked):
+        for start, _end, written, number, card_field in (find_claims(masked) if self.claims else ()):
             line, col = positions(start)
             block.claims.append(ClaimNumber(written, number, card_field, line, col))
         block.refs.extend(refs)
@@ -275,13 +307,12 @@ class _Builder:
             offset += len(text)
         joined = "".join(out)
 
+        offsets = [start[0] for start in starts]
+
         def positions(at: int) -> tuple[int, int]:
-            chosen = (0, 0, 0)
-            for start in starts:
-                if start[0] <= at:
-                    chosen = start
-                else:
-                    break
+            # the last piece starting at or before `at` (a bisection: a long line has thousands of pieces)
+            index = bisect_right(offsets, at)
+            chosen = starts[index - 1] if index else (0, 0, 0)
             return chosen[1] + 1, chosen[2] + (at - chosen[0]) + 1
 
         return joined, positions
@@ -291,6 +322,8 @@ class _Builder:
         open_item_blocks: list[Block] = []
         table_row: Block | None = None
         in_thead = False
+        # a disable comment before a table covers all its rows: no comment can stand between rows
+        table_disabled: frozenset[str] = frozenset()
         heading_level = 0
         i = 0
         while i < len(tokens):
@@ -328,12 +361,15 @@ class _Builder:
                     self.add_inline(block, inline)
                 i += 3
                 continue
+            elif t == "table_open":
+                table_disabled, self.pending_disable = self.pending_disable, frozenset()
             elif t == "thead_open":
                 in_thead = True
             elif t == "thead_close":
                 in_thead = False
             elif t == "tr_open":
                 table_row = self.new_block("table_header" if in_thead else "table_row", tok)
+                table_row.disabled = table_row.disabled | table_disabled
             elif t == "tr_close":
                 table_row = None
             elif t == "inline" and table_row is not None:
@@ -351,7 +387,7 @@ class _Builder:
     def _directive(self, html: str) -> None:
         for raw in html.splitlines():
             m = _DIRECTIVE.match(raw)
-            if not m:
+            if not m or not _DIRECTIVE_IDS.fullmatch(m.group(2).strip()):
                 continue
             rules = frozenset(r.strip().upper() for r in m.group(2).split(",") if r.strip())
             if m.group(1) == "disable-file":
@@ -367,12 +403,18 @@ def parse_document(
     roots: tuple[str, ...] = ("organized", "inbox"),
     uncertainty_markers: tuple[str, ...] = (),
     line_offset: int = 0,
+    claims: bool = True,
 ) -> Document:
-    """Parse markdown text into sections and blocks; `line_offset` shifts lines (card bodies)."""
+    """Parse markdown text into sections and blocks; `line_offset` shifts lines (card bodies).
+
+    `claims=False` skips reading claim numbers: a card body is evidence, not
+    claims (no rule looks for claims in it), and skipping them makes a cold
+    full check, and the cached parse of thousands of cards, much cheaper.
+    """
     if "\r" in text:  # markdown-it ends lines at a lone CR too; count lines the way it does
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset)
+    builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset, claims)
     builder.walk(_markdown().parse(text))
     if not builder.sections:
         builder.open_section(None, 0, 1 + line_offset)

@@ -97,7 +97,7 @@ class _Evidence:
         self.citations = citations
         self.only_cards = all(c.card_path for c in citations)
         self.cards = _distinct_cards(kb, citations)
-        self.numbers: set[float] = set().union(*(card.numbers for card in self.cards)) if self.cards else set()
+        self.numbers: set[float] = set().union(*(kb.card_numbers(card) for card in self.cards)) if self.cards else set()
 
     def holds(self, value: float) -> bool:
         """A card number of equal value; `4.03万` is 40300.000000000004 as a float."""

@@ -7,14 +7,19 @@ little more than those two files and the cards they cite.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import hashlib
+import marshal
+import pickle
 import posixpath
 import re
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kbcheck.globs import globset
+from kbcheck.globs import GlobSet, globset
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem, parse_card
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
 
@@ -28,6 +33,8 @@ MARKDOWN_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, BRIEF, GUIDE})
 _WILDCARD = re.compile(r"[*?\[]")
 #: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
 _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
+#: a `citations.Ref` as a plain tuple: (kind, value, line, column, form)
+RefTuple = tuple[str, str, int, int, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,28 @@ class Resolved:
     broken_paths: list[BrokenPath]
 
 
+_CARD_FIELDS = tuple(f.name for f in dataclasses.fields(Card))
+#: `uncached` looks at this many files before deciding the cache is warm
+_SAMPLE = 64
+
+
+def _pack_card(card: Card) -> bytes:
+    """A card as compact bytes for the cache: its values without field names, zlib-compressed,
+    and without the text its numbers are read from (`KnowledgeBase.card_numbers` keeps those)."""
+    values = tuple(b"" if name == "number_text" else getattr(card, name) for name in _CARD_FIELDS)
+    return zlib.compress(pickle.dumps(values, pickle.HIGHEST_PROTOCOL), 1)
+
+
+def _unpack_card(packed: bytes) -> Card | None:
+    try:
+        values = pickle.loads(zlib.decompress(packed))
+        if not isinstance(values, tuple) or len(values) != len(_CARD_FIELDS):
+            return None
+        return Card(*values)
+    except Exception:  # noqa: BLE001 - a broken or foreign entry is a cache miss
+        return None
+
+
 def static_prefix(glob: str) -> str:
     """The folder part of a glob before its first wildcard: `organized/paper_cards/`."""
     parts = glob.split("/")
@@ -104,6 +133,9 @@ class KnowledgeBase:
         self._documents: dict[str, Document | None] = {}
         self._cards: dict[str, Card | None] = {}
         self._resolved: dict[str, Resolved] = {}
+        self._block_refs: dict[str, tuple[tuple[RefTuple, ...], ...] | None] = {}
+        #: the numbers of cards cited as evidence (`card_numbers`)
+        self._numbers: dict[str, frozenset[float]] = {}
         #: per-document results shared by several rules (mentions, claim verdicts)
         self.memo: dict[tuple[str, str], Any] = {}
         self._paper_index: dict[str, str] | None = None
@@ -117,16 +149,21 @@ class KnowledgeBase:
             (BRIEF, config.briefs), (GUIDE, config.guides), (MANIFEST, config.manifests),
         )
         self._doc_key = "\0".join((config.fingerprint(), *self.roots))
+        self._kind_sets: tuple[tuple[str, GlobSet], ...] | None = None
+        self._exclude_set = globset(())
 
     # -- files --------------------------------------------------------------
     def kind_of(self, path: str) -> str:
         """The first of living document, paper card, repo card, brief, guide, manifest that matches."""
         kind = self._kinds.get(path)
         if kind is None:
+            if self._kind_sets is None:  # compiled once: this runs for every file of the knowledge base
+                self._kind_sets = tuple((name, globset(globs)) for name, globs in self._kind_order)
+                self._exclude_set = globset(self.config.exclude)
             kind = OTHER
-            if not globset(self.config.exclude).match(path):
-                for name, globs in self._kind_order:
-                    if globset(globs).match(path):
+            if not self._exclude_set.match(path):
+                for name, kind_set in self._kind_sets:
+                    if kind_set.match(path):
                         kind = name
                         break
             self._kinds[path] = kind
@@ -165,19 +202,27 @@ class KnowledgeBase:
             self._caches[namespace] = self._cache_factory(namespace)
         return self._caches[namespace]
 
-    def _cached(self, namespace: str, path: str, key: str, build: Callable[[str], Any]) -> Any:
+    def _cached(self, namespace: str, path: str, key: str, build: Callable[[str], Any], store: bool = True) -> Any:
+        """The value `build` makes of a file's text, cached by blob id, each entry pickled on its own.
+
+        A shard then holds compact bytes, and only the entries a run asks
+        for become objects (a shard holds many files' parses).
+        """
         blob = self.snapshot.blob_id(path)
         cache = self._cache(namespace)
         if cache is not None and blob is not None:
             hit = cache.get(blob, key)
-            if hit is not None:
-                return hit
+            if isinstance(hit, bytes):
+                try:
+                    return pickle.loads(hit)
+                except Exception:  # noqa: BLE001 - a broken entry is a cache miss
+                    pass
         text = self.text(path)
         if text is None:
             return None
         value = build(text)
-        if cache is not None and blob is not None:
-            cache.put(blob, value, key)
+        if store and cache is not None and blob is not None:
+            cache.put(blob, pickle.dumps(value, pickle.HIGHEST_PROTOCOL), key)
         return value
 
     def flush(self) -> None:
@@ -186,8 +231,11 @@ class KnowledgeBase:
             cache.flush()
 
     # -- documents and cards -------------------------------------------------
-    def document(self, path: str) -> Document | None:
-        """The parsed markdown of any file; for a card, its body with real line numbers."""
+    def document(self, path: str, *, store: bool = True) -> Document | None:
+        """The parsed markdown of any file; for a card, its body with real line numbers.
+
+        `store=False` parses without writing the result to the cache (it is still read from it).
+        """
         if path not in self._documents:
             kind = self.kind_of(path)
             offset = 0
@@ -195,52 +243,215 @@ class KnowledgeBase:
                 card = self.card(path)
                 offset = (card.body_line - 1) if card is not None else 0
 
+            is_card = kind in (PAPER, REPO)
+
             def build(text: str) -> Document:
                 body = "\n".join(text.split("\n")[offset:]) if offset else text
                 return parse_document(body, self.patterns, roots=self.roots,
-                                      uncertainty_markers=self.config.uncertainty_markers, line_offset=offset)
+                                      uncertainty_markers=self.config.uncertainty_markers, line_offset=offset,
+                                      claims=not is_card)
 
-            self._documents[path] = self._cached("doc", path, f"{self._doc_key}\0{offset}", build)
+            # cards apart: a run that needs the documents of a few briefs then loads no card parses
+            namespace = "doc-card" if is_card else "doc"
+            self._documents[path] = self._cached(namespace, path, f"{self._doc_key}\0{offset}", build, store)
         return self._documents[path]
+
+    def block_refs(self, path: str) -> tuple[tuple[RefTuple, ...], ...] | None:
+        """Each block's refs as (kind, value, line, column, form), aligned with `document(path).blocks`.
+
+        Cached on their own, as one `marshal`led bytes value per file: `resolve`
+        needs nothing else, so a warm full check loads these small entries
+        instead of the full parse of every card, and holds them compactly.
+        """
+        if path not in self._block_refs:
+            key = self._refs_key(path)
+            blob = self.snapshot.blob_id(path)
+            cache = self._cache("refs")
+            # taken, not kept, from the loaded shard: a file's refs are asked once per run
+            packed = cache.take(blob, key) if cache is not None and blob is not None else None
+            value: tuple[tuple[RefTuple, ...], ...] | None = None
+            if isinstance(packed, bytes):
+                try:
+                    value = marshal.loads(packed)
+                except (ValueError, EOFError, TypeError):
+                    value = None
+            if value is None:
+                # a full check needs only the refs of a card: its whole parse is not worth a cache entry
+                is_card = self.kind_of(path) in (PAPER, REPO)
+                doc = self.document(path, store=not is_card)
+                if is_card:
+                    self._documents.pop(path, None)  # parsed for its refs only: do not hold 100k parses
+                if doc is not None:
+                    value = tuple(tuple((r.kind, r.value, r.line, r.column, r.form) for r in block.refs)
+                                  for block in doc.blocks)
+                    if cache is not None and blob is not None:
+                        cache.put(blob, marshal.dumps(value), key)
+            self._block_refs[path] = value
+        return self._block_refs[path]
+
+    def release(self, path: str) -> None:
+        """Forget what was read and parsed for one file (a full check is done with it).
+
+        Cards stay: other files cite them. Anything asked again is read again.
+        """
+        self._block_refs.pop(path, None)
+        self._resolved.pop(path, None)
+        if self._texts.get(path) is not None:
+            del self._texts[path]
+        kind = self.kind_of(path)
+        if kind != KNOWLEDGE:  # living documents are few and asked again (mentions, relations)
+            self._documents.pop(path, None)
+        if kind in (PAPER, REPO):
+            self._cards.pop(path, None)
+
+    def _refs_key(self, path: str) -> str:
+        return f"{self._doc_key}\0{'card' if self.kind_of(path) in (PAPER, REPO) else 'doc'}"
+
+    def uncached(self, paths: Iterable[str]) -> list[str]:
+        """The paths among these whose refs are not in the cache: what a run would have to parse."""
+        cache = self._cache("refs")
+        if cache is None:
+            return []
+        missing: list[str] = []
+        for index, path in enumerate(paths):
+            blob = self.snapshot.blob_id(path)
+            if blob is not None and path not in self._block_refs and cache.get(blob, self._refs_key(path)) is None:
+                missing.append(path)
+            if index == _SAMPLE - 1 and len(missing) * 2 < _SAMPLE:
+                return []  # mostly cached: the run is warm, and need not load every shard up front
+        return missing
+
+    def warm(self, paths: Iterable[str]) -> None:
+        """Parse (or load) what the rules ask of these files: cards, refs and documents."""
+        for path in paths:
+            if self.kind_of(path) in (PAPER, REPO):
+                self.card(path)
+            self.block_refs(path)
+            self.release(path)
+
+    def forget_texts(self, paths: Iterable[str]) -> None:
+        """Free the texts read for these paths (a skipped file keeps its None, so its notice is not repeated)."""
+        for path in paths:
+            if self._texts.get(path) is not None:
+                del self._texts[path]
+
+    def forget_loaded(self, prefixes: Iterable[str]) -> None:
+        """Let the caches re-read these shards from disk (another process has just written them)."""
+        wanted = set(prefixes)
+        for cache in self._caches.values():
+            cache.forget(wanted)
 
     def card(self, path: str) -> Card | None:
         """The parsed card at a path (None when unreadable)."""
         if path not in self._cards:
             kind = self.kind_of(path)
-            roots = self.roots
-            self._cards[path] = self._cached(
-                "card", path, f"{kind}\0{','.join(roots)}",
-                lambda text: parse_card(path, kind, text, roots),
-            )
+            key = f"{kind}\0{','.join(self.roots)}"
+            blob = self.snapshot.blob_id(path)
+            cache = self._cache("card")
+            card: Card | None = None
+            # cached pickled one by one: a full check of 100k cards then holds compact bytes, and
+            # unpickles (and releases) each card as its turn comes
+            packed = cache.get(blob, key) if cache is not None and blob is not None else None
+            if isinstance(packed, bytes):
+                card = _unpack_card(packed)
+            if card is None:
+                text = self.text(path)
+                if text is not None:
+                    card = parse_card(path, kind, text, self.roots)
+                    if cache is not None and blob is not None:
+                        cache.put(blob, _pack_card(card), key)
+            self._cards[path] = card
         return self._cards[path]
+
+    def card_numbers(self, card: Card) -> frozenset[float]:
+        """Every number the card states (`Card.numbers`), cached apart from the card.
+
+        Only cards cited as evidence for a claim are asked, so the text these
+        are read from is not kept with every card: a card loaded from the
+        cache without it is read again, once, and the numbers cached.
+        """
+        known = self._numbers.get(card.path)
+        if known is not None:
+            return known
+        blob = self.snapshot.blob_id(card.path)
+        cache = self._cache("numbers")
+        key = f"{card.kind}\0{','.join(self.roots)}"
+        numbers: frozenset[float] | None = None
+        if card.numbers_known or card.number_text:
+            numbers = card.numbers
+        elif cache is not None and blob is not None:
+            hit = cache.get(blob, key)
+            numbers = hit if isinstance(hit, frozenset) else None
+        if numbers is None:
+            held = card.path in self._texts
+            text = self.text(card.path)
+            numbers = parse_card(card.path, card.kind, text, self.roots).numbers if text is not None else frozenset()
+            if not held and text is not None:
+                del self._texts[card.path]  # read for this only: thousands of evidence cards are not kept
+        if cache is not None and blob is not None and cache.get(blob, key) is None:
+            cache.put(blob, numbers, key)
+        self._numbers[card.path] = numbers
+        return numbers
 
     def cards(self, kinds: Iterable[str] = (PAPER, REPO)) -> list[Card]:
         return [c for c in (self.card(p) for p in self.paths_of_kind(*kinds)) if c is not None]
 
     # -- ids -------------------------------------------------------------------
+    def _name_index(self, kind: str, build: Callable[[list[str]], dict[str, str]]) -> dict[str, str]:
+        """An index built from the names of one kind's files, cached for the same list of names.
+
+        The list is only the paths under the kind's folders (no glob matching,
+        no card opened), so a staged run in a large knowledge base reads the
+        index instead of matching and parsing 100k file names. One entry per
+        kind, replaced when the list changes.
+        """
+        prefixes = tuple({static_prefix(g) for g in dict(self._kind_order).get(kind, ())})
+        names = [p for p in self.snapshot.paths() if p.startswith(prefixes)]
+        digest = hashlib.sha1("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+        slot = hashlib.sha1(f"{self._doc_key}\0{kind}".encode("utf-8", "surrogateescape")).hexdigest()
+        cache = self._cache("index")
+        hit = cache.get(slot) if cache is not None else None
+        if isinstance(hit, bytes):
+            try:
+                stored_digest, stored = marshal.loads(hit)
+                if stored_digest == digest and isinstance(stored, dict):
+                    return stored
+            except (ValueError, EOFError, TypeError):
+                pass
+        index = build([p for p in names if self.kind_of(p) == kind])
+        if cache is not None:
+            cache.put(slot, marshal.dumps((digest, index)))
+        return index
+
     def paper_index(self) -> dict[str, str]:
         """arXiv id -> paper card path, from file names (no card is opened)."""
         if self._paper_index is None:
-            index: dict[str, str] = {}
-            for path in self.paths_of_kind(PAPER):
-                stem = file_id(path, PAPER)
-                arxiv_id = paper_id_from_stem(stem) if stem else None
-                if arxiv_id is not None:
-                    index.setdefault(arxiv_id, path)
-                    if _SUBJECT_CLASS.match(arxiv_id):
-                        index.setdefault(_SUBJECT_CLASS.sub(r"\1.\2/", arxiv_id), path)
-            self._paper_index = index
+            def build(paths: list[str]) -> dict[str, str]:
+                index: dict[str, str] = {}
+                for path in paths:
+                    stem = file_id(path, PAPER)
+                    arxiv_id = paper_id_from_stem(stem) if stem else None
+                    if arxiv_id is not None:
+                        index.setdefault(arxiv_id, path)
+                        if _SUBJECT_CLASS.match(arxiv_id):
+                            index.setdefault(_SUBJECT_CLASS.sub(r"\1.\2/", arxiv_id), path)
+                return index
+
+            self._paper_index = self._name_index(PAPER, build)
         return self._paper_index
 
     def repo_index(self) -> dict[str, str]:
         """`owner-repo` file stem -> repo card path."""
         if self._repo_index is None:
-            index: dict[str, str] = {}
-            for path in self.paths_of_kind(REPO):
-                stem = file_id(path, REPO)
-                if stem is not None:
-                    index.setdefault(stem, path)
-            self._repo_index = index
+            def build(paths: list[str]) -> dict[str, str]:
+                index: dict[str, str] = {}
+                for path in paths:
+                    stem = file_id(path, REPO)
+                    if stem is not None:
+                        index.setdefault(stem, path)
+                return index
+
+            self._repo_index = self._name_index(REPO, build)
         return self._repo_index
 
     def paper_card_path(self, arxiv_id: str) -> str | None:
@@ -292,36 +503,36 @@ class KnowledgeBase:
         """Turn a document's refs into citations and broken paths."""
         if path in self._resolved:
             return self._resolved[path]
-        doc = self.document(path)
+        block_refs = self.block_refs(path)
         resolved = Resolved([], [])
-        if doc is None:
+        if block_refs is None:
             self._resolved[path] = resolved
             return resolved
         base = posixpath.dirname(path)
-        for block in doc.blocks:
+        for refs in block_refs:
             citations: list[Citation] = []
-            for ref in block.refs:
-                if ref.kind == "arxiv":
-                    citations.append(Citation("arxiv", ref.value, ref.line, ref.column, self.paper_card_path(ref.value)))
-                elif ref.kind == "doi":
-                    citations.append(Citation("doi", ref.value, ref.line, ref.column))
-                elif ref.kind in ("repo", "repo_name"):
-                    card_path = self.repo_card_path(ref.value)
-                    if ref.kind == "repo" or card_path is not None:
-                        citations.append(Citation("repo", ref.value, ref.line, ref.column, card_path))
-                elif ref.kind == "path":
-                    target = self.resolve_path(base, ref.value, ref.form)
-                    if ref.form == "link" and ref.value.split("/", 1)[0] in self.roots and (
+            for kind, value, line, column, form in refs:
+                if kind == "arxiv":
+                    citations.append(Citation("arxiv", value, line, column, self.paper_card_path(value)))
+                elif kind == "doi":
+                    citations.append(Citation("doi", value, line, column))
+                elif kind in ("repo", "repo_name"):
+                    card_path = self.repo_card_path(value)
+                    if kind == "repo" or card_path is not None:
+                        citations.append(Citation("repo", value, line, column, card_path))
+                elif kind == "path":
+                    target = self.resolve_path(base, value, form)
+                    if form == "link" and value.split("/", 1)[0] in self.roots and (
                         target is None or not self.snapshot.exists(target)
                     ):
                         # a linked knowledge-base path (`organized/...`) cites like a bare one (SPEC 1)
-                        target = self.resolve_path("", ref.value, "text")
+                        target = self.resolve_path("", value, "text")
                     if target is None or not self.snapshot.exists(target):
-                        resolved.broken_paths.append(BrokenPath(ref.line, ref.column, ref.value, target))
+                        resolved.broken_paths.append(BrokenPath(line, column, value, target))
                         continue
                     card_id = self.card_id_of_path(target)
                     if card_id is not None:
-                        citations.append(Citation(card_id[0], card_id[1], ref.line, ref.column, target, via_path=True))
+                        citations.append(Citation(card_id[0], card_id[1], line, column, target, via_path=True))
             resolved.block_citations.append(citations)
         self._resolved[path] = resolved
         return resolved

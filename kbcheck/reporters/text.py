@@ -18,6 +18,18 @@ _RESET = "\033[0m"
 _BOLD = "\033[1m"
 _SEVERITY_COLOR = {"error": "\033[1;31m", "warning": "\033[1;33m"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CONTROL = re.compile(r'[\x00-\x1f\x7f"\\]')
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
+
+
+def display_path(path: str) -> str:
+    """The path as is, or quoted with C escapes (as git does) when it holds a control character.
+
+    A file name with a newline would otherwise split one finding over two lines.
+    """
+    if not any(ch < " " or ch == "\x7f" for ch in path):
+        return path
+    return '"' + _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), path) + '"'
 
 
 def _plural(count: int, word: str) -> str:
@@ -28,7 +40,7 @@ def format_finding(finding: Finding, *, color: bool = False) -> str:
     """One finding on one line (a message's line breaks become spaces, so grep keeps working)."""
     message = _LINE_BREAK.sub(" ", finding.message)
     rule = finding.rule
-    location = f"{finding.path}:{finding.line}:{finding.column}:"
+    location = f"{display_path(finding.path)}:{finding.line}:{finding.column}:"
     if color:
         rule = f"{_SEVERITY_COLOR.get(finding.severity, _BOLD)}{rule}{_RESET}"
         location = f"{_BOLD}{location}{_RESET}"
