@@ -138,3 +138,23 @@ def test_ignore_and_inline_disable() -> None:
     report = kb009("<!-- kbcheck: disable=KB009 -->\norganized/a.md\n\norganized/b.md\n")
     assert [s for _l, _c, s, _m in where(report)] == ["organized/b.md"]
     assert report.suppressed == 1
+
+
+def test_a_relative_image_to_a_missing_file_is_broken_and_cites_nothing() -> None:
+    from kbtools import found, md, paper_card, run
+
+    guide = md(
+        """
+        # 攻略
+
+        ![架构图](../../organized/guides/missing.png)
+        ![卡片](../paper_cards/1695-2610-02076.md)
+        ![远程](https://arxiv.org/html/2402.09360v1/extracted/x.png)
+        """
+    )
+    report = run({
+        "organized/guides/a.md": guide,
+        "organized/paper_cards/1695-2610-02076.md": paper_card("2610.02076"),
+    }, paths=["organized/guides/a.md"])
+    assert found(report, "KB009") == [("KB009", "organized/guides/a.md", 3, "organized/guides/missing.png")]
+    assert found(report, "KB004") == []

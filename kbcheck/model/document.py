@@ -281,6 +281,12 @@ class _Builder:
                     col = locate(written, advance=False)
                     refs.append(Ref(kind, value, line_index + 1, col + 1, form))
             elif child.type == "image":
+                # an image cites nothing, but a relative one must exist (KB009)
+                src = str(child.attrs.get("src", ""))
+                target = scan_href(src)
+                if target is not None and target[0] == "path":
+                    col = locate(src if src in source_line() else unquote(src), advance=False)
+                    refs.append(Ref("path", target[1], line_index + 1, col + 1, "image"))
                 pieces.append((line_index, 0, " "))
             # html_inline, link_close, em/strong markers carry no prose
         text, positions = self._join(pieces)

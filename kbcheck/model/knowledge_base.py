@@ -530,7 +530,7 @@ class KnowledgeBase:
                     if target is None or not self.snapshot.exists(target):
                         resolved.broken_paths.append(BrokenPath(line, column, value, target))
                         continue
-                    card_id = self.card_id_of_path(target)
+                    card_id = self.card_id_of_path(target) if form != "image" else None
                     if card_id is not None:
                         citations.append(Citation(card_id[0], card_id[1], line, column, target, via_path=True))
             resolved.block_citations.append(citations)
@@ -545,7 +545,7 @@ class KnowledgeBase:
         """
         if written.startswith("/"):
             joined = written.lstrip("/")
-        elif form == "link":
+        elif form in ("link", "image"):
             joined = posixpath.join(base, written)
         else:
             joined = written
