@@ -12,7 +12,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from kbcheck.cache import BlobCache
+    from kbcheck.config import Config
+    from kbcheck.git import Repository
 
 from kbcheck import __version__
 from kbcheck.errors import KbcheckError, UsageError
@@ -92,13 +99,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # -- shared set-up --------------------------------------------------------------
-def _repository():  # type: ignore[no-untyped-def]
+def _repository() -> Repository:
     from kbcheck.git import open_repository
 
     return open_repository(Path.cwd())
 
 
-def _config(repo, config_file: str | None):  # type: ignore[no-untyped-def]
+def _config(repo: Repository, config_file: str | None) -> Config:
     from kbcheck.config import load_config
 
     return load_config(repo.root, config_file)
@@ -151,7 +158,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _cache_factory(repo):  # type: ignore[no-untyped-def]
+def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
     from kbcheck.cache import BlobCache
     from kbcheck.model import layout_version
 
