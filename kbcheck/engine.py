@@ -28,6 +28,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 FILTERS = ("added", "file", "all")
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
+#: above this many, the parent leaves all parsing to its children (see `prefetch`)
+PARENT_SHARE_MAX_FILES = 30000
 #: `KBCHECK_JOBS=1` keeps a cold run in one process
 JOBS_ENV = "KBCHECK_JOBS"
 
@@ -87,13 +89,15 @@ def prefetch(kb: KnowledgeBase, paths: list[str]) -> None:
     The files are shared out by the first two hex digits of their blob id,
     which is also how cache shards are named, so every process writes its own
     shards and none overwrites another's entries. Each forked child parses its
-    share, writes its shards and exits; the parent waits, then runs the rules
-    reading the shards like a warm cache. (It parses nothing itself: a process
-    that has parsed 50k files keeps that memory, and the rules must not run
-    before every share is parsed, or they would parse cards twice.) Texts
-    that come from git objects are read before forking, so a child never
-    talks to git. Anything a child failed to write is simply parsed again by
-    the parent: the result is the same, only slower.
+    share, writes its shards and exits; the parent parses one share itself
+    meanwhile, waits, then runs the rules reading the children's shards like
+    a warm cache. (The rules must not run before every share is parsed, or
+    they would parse cards twice.) Past `PARENT_SHARE_MAX_FILES` the parent
+    parses nothing and leaves every share to a child: a process that has
+    parsed 50k files keeps that memory. Texts that come from git objects are
+    read before forking, so a child never talks to git. Anything a child
+    failed to write is simply parsed again by the parent: the result is the
+    same, only slower.
     """
     workers = min(jobs(), 8)
     if workers < 2 or not hasattr(os, "fork") or len(paths) < PARALLEL_MIN_FILES:
@@ -105,6 +109,7 @@ def prefetch(kb: KnowledgeBase, paths: list[str]) -> None:
     for path in missing:
         blob = kb.snapshot.blob_id(path) or "0"
         shares[int(blob[:2], 16) % workers].append(path)
+    own = shares.pop(0) if len(missing) <= PARENT_SHARE_MAX_FILES else []
     children: list[int] = []
     prefixes: set[str] = set()
     for share in shares:
@@ -127,11 +132,14 @@ def prefetch(kb: KnowledgeBase, paths: list[str]) -> None:
         children.append(pid)
         prefixes.update((kb.snapshot.blob_id(p) or "")[:2] for p in share)
         kb.forget_texts(share)
-    for pid in children:
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
+    try:
+        kb.warm(own)
+    finally:
+        for pid in children:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
     kb.forget_loaded(prefixes)
 
 
