@@ -20,8 +20,6 @@ import io
 import json
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,32 +199,14 @@ def partial_clone(repo: GitRepo, tmp_path: Path) -> Path:
     """A blobless-over-1k clone whose remote is gone: the old version of the big brief is missing."""
     repo.commit_files({"inbox/tom/big.md": BIG_PROSE + "- 7x faster\n"}, "big", author="tom")
     repo.commit_files({"inbox/tom/big.md": BIG_PROSE + "- 8x faster\n"}, "bigger", author="tom")
-    repo.git("config", "uploadpack.allowFilter", "true")
-    source = tmp_path / "source"
-    shutil.copytree(repo.path, source)
-    clone = tmp_path / "partial"
-    result = subprocess.run(["git", "clone", "-q", "--filter=blob:limit=1k", f"file://{source}", str(clone)],
-                            env=repo.env, capture_output=True, check=False)
-    if result.returncode != 0:
-        pytest.skip(f"this git cannot make a partial clone: {result.stderr.decode(errors='replace')}")
-    shutil.rmtree(source)  # the promisor remote is gone: missing blobs cannot be fetched
-    return clone
+    return repo.partial_clone(tmp_path / "partial", "--filter=blob:limit=1k")
 
 
 def partial_clone_no_checkout(repo: GitRepo, tmp_path: Path) -> Path:
     """No checkout: every blob over 1k is missing, the new version of the big brief too."""
     repo.commit_files({"inbox/tom/big.md": BIG_PROSE + "- 7x faster\n"}, "big", author="tom")
     repo.commit_files({"inbox/tom/big.md": BIG_PROSE + "- 8x faster\n"}, "bigger", author="tom")
-    repo.git("config", "uploadpack.allowFilter", "true")
-    source = tmp_path / "source"
-    shutil.copytree(repo.path, source)
-    clone = tmp_path / "partial"
-    result = subprocess.run(["git", "clone", "-q", "--filter=blob:limit=1k", "--no-checkout",
-                             f"file://{source}", str(clone)], env=repo.env, capture_output=True, check=False)
-    if result.returncode != 0:
-        pytest.skip(f"this git cannot make a partial clone: {result.stderr.decode(errors='replace')}")
-    shutil.rmtree(source)
-    return clone
+    return repo.partial_clone(tmp_path / "partial", "--filter=blob:limit=1k", "--no-checkout")
 
 
 def worktree(repo: GitRepo, tmp_path: Path) -> Path:
