@@ -427,7 +427,7 @@ def targets(rows: list[Row]) -> list[tuple[str, bool | None, str]]:
         lo, hi = sizes[0], sizes[-1]
         a, b = med("staged-warm", lo), med("staged-warm", hi)
         check(f"staged runs flat: warm at {hi:,} ≤ 1.5× warm at {lo:,}", b, a * 1.5 if a else None,
-              "{v:.3f} s vs {l:.3f} s")
+              "{v:.3f} s vs 1.5 × " + f"{a or 0:.3f}" + " = {l:.3f} s")
         for mode in ("all-cold", "all-warm"):
             x, y = med(mode, sizes[-2]), med(mode, hi)
             s = med("floor-startup", hi) or 0

@@ -136,8 +136,7 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
 
 def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
-    from kbcheck import __version__
-    from kbcheck.cache import BlobCache
+    from kbcheck.cache import repository_cache
     from kbcheck.engine import RunOptions, check
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.rules import all_rules
@@ -145,7 +144,7 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     from kbcheck.sources import Selection
 
     snapshot = tree_snapshot(repo, sha, config.exclude)
-    kb = KnowledgeBase(snapshot, config, lambda namespace: BlobCache(repo.git_dir, namespace, __version__))
+    kb = KnowledgeBase(snapshot, config, repository_cache(repo))
     selection = Selection(snapshot, snapshot.paths(), [], None, "all")
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     report = check(kb, config, selection, RunOptions(filter="all", select=rules))

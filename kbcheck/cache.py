@@ -19,7 +19,7 @@ import pickle
 import re
 import shutil
 import tempfile
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -192,3 +192,20 @@ def clear_cache(git_dir: Path) -> int:
     count = sum(1 for p in root.rglob("*.pickle") if p.is_file())
     shutil.rmtree(root, ignore_errors=True)
     return count
+
+
+def repository_cache(repo: Any) -> Callable[[str], BlobCache]:
+    """The cache every command shares: under the common git dir, keyed by kbcheck's
+    version and the model's layout, one `BlobCache` per namespace."""
+    from kbcheck import __version__
+    from kbcheck.model import layout_version
+
+    version = f"{__version__}+{layout_version()}"
+    caches: dict[str, BlobCache] = {}
+
+    def factory(namespace: str) -> BlobCache:
+        if namespace not in caches:
+            caches[namespace] = BlobCache(repo.common_dir, namespace, version)
+        return caches[namespace]
+
+    return factory

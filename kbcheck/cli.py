@@ -159,11 +159,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
-    from kbcheck.cache import BlobCache
-    from kbcheck.model import layout_version
+    from kbcheck.cache import repository_cache
 
-    version = f"{__version__}+{layout_version()}"
-    return lambda namespace: BlobCache(repo.common_dir, namespace, version)
+    return repository_cache(repo)
 
 
 def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -234,3 +234,19 @@ def test_clear(git_dir: Path) -> None:
     assert BlobCache(git_dir, "card", "1.0").get(blob(1)) is None
     assert clear_cache(git_dir) == 0
     assert git_dir.is_dir()
+
+
+def test_check_digest_and_baseline_share_one_cache_identity(git_repo) -> None:  # type: ignore[no-untyped-def]
+    """A digest or baseline run must leave entries a later hook can read (same dir, same version)."""
+    from kbcheck.cache import BlobCache, repository_cache
+    from kbcheck.git import open_repository
+
+    repo = open_repository(git_repo.path)
+    factory = repository_cache(repo)
+    cache = factory("card")
+    assert factory("card") is cache
+    cache.put("ab" * 20, {"x": 1})
+    cache.flush()
+    again = repository_cache(open_repository(git_repo.path))("card")
+    assert again.get("ab" * 20) == {"x": 1}
+    assert isinstance(cache, BlobCache)

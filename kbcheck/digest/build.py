@@ -36,17 +36,9 @@ if TYPE_CHECKING:
 
 def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
     """One cache per namespace for both revisions: a card unchanged between them is parsed once."""
-    from kbcheck import __version__
-    from kbcheck.cache import BlobCache
+    from kbcheck.cache import repository_cache
 
-    caches: dict[str, BlobCache] = {}
-
-    def factory(namespace: str) -> BlobCache:
-        if namespace not in caches:
-            caches[namespace] = BlobCache(repo.git_dir, namespace, __version__)
-        return caches[namespace]
-
-    return factory
+    return repository_cache(repo)
 
 
 def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
