@@ -187,7 +187,7 @@ def cmd_baseline_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
 
 def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.config import Config
+    from kbcheck.config import Config, effective_severity
     from kbcheck.rules import all_rules
 
     config = Config()
@@ -199,7 +199,7 @@ def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise
     rows = [("id", "name", "severity", "enabled", "summary")]
     for rule in all_rules().values():
-        severity = config.severity.get(rule.id) or rule.severity
+        severity = effective_severity(config, rule.id, rule.severity)
         if rule.severity_by_kind and rule.id not in config.severity:
             severity += " (" + ", ".join(f"{s} in {k}s" for k, s in rule.severity_by_kind) + ")"
         rows.append((rule.id, rule.name, severity, "no" if rule.id in config.ignore else "yes", rule.summary))

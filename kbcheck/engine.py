@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
-from kbcheck.globs import matches
+from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.model.knowledge_base import OTHER, KbFile, KnowledgeBase
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from kbcheck.sources import Selection
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-FILTERS = ("added", "file", "all")
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
 #: above this many, the parent leaves all parsing to its children (see `prefetch`)
@@ -184,7 +183,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         if added is not None and rule.check_changes is None and not problem.file_level:
             if problem.line not in added.get(problem.path, ()):
                 continue
-        severity = config.severity.get(rule.id) or rule.default_severity(kind)
+        severity = effective_severity(config, rule.id, rule.default_severity(kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
             path=problem.path, line=problem.line, column=problem.column,
@@ -202,9 +201,8 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
 
 def _suppressed(kb: KnowledgeBase, config: Config, finding: Finding) -> bool:
     """Config `per-file-ignores`, `disable-file` comments, and `disable` comments on the block."""
-    for glob, rule_ids in config.per_file_ignores.items():
-        if finding.rule in rule_ids and matches((glob,), finding.path):
-            return True
+    if is_rule_ignored_for(config, finding.rule, finding.path):
+        return True
     if finding.rule == "KB007" or not finding.path.lower().endswith(MARKDOWN_SUFFIXES):
         return False
     doc = kb.document(finding.path) if kb.snapshot.blob_id(finding.path) is not None else None
