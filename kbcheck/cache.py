@@ -59,6 +59,7 @@ class BlobCache:
             self._git_dir = git_dir
         self._shards: dict[str, dict[str, Any]] = {}
         self._new: dict[str, dict[str, Any]] = {}
+        self._dropped: dict[str, set[str]] = {}
         self._key_digests: dict[str, str] = {}
 
     def _entry_key(self, blob_id: str, key: str) -> str:
@@ -125,23 +126,37 @@ class BlobCache:
         self._shard(prefix)[entry] = value
         self._new.setdefault(prefix, {})[entry] = value
 
+    def drop(self, blob_id: str, key: str = "") -> None:
+        """Remove an entry, in memory now and on disk at `flush()` (a value superseded for good)."""
+        if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
+            return
+        prefix = blob_id[:2]
+        entry = self._entry_key(blob_id, key)
+        self._shard(prefix).pop(entry, None)
+        self._new.get(prefix, {}).pop(entry, None)
+        self._dropped.setdefault(prefix, set()).add(entry)
+
     def flush(self) -> None:
         """Write the shards that gained entries, each atomically; concurrent writers never corrupt a shard.
 
         The shard is re-read just before writing, so entries another process
         wrote meanwhile are kept; if two write at the same moment, the last wins.
         """
-        if self.directory is None or not self._new:
+        if self.directory is None or not (self._new or self._dropped):
             return
         if not _inside(self.directory, self._git_dir):  # a symlink planted inside the git dir
             self._new.clear()
+            self._dropped.clear()
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        for prefix, new in sorted(self._new.items()):
+        for prefix in sorted(self._new.keys() | self._dropped.keys()):
+            new = self._new.get(prefix, {})
             merged = self._load(prefix)
+            for entry in self._dropped.get(prefix, ()):
+                merged.pop(entry, None)
             for entry in new:
                 merged.pop(entry, None)  # re-insert: the newest entries are the last ones
             merged.update(new)
@@ -150,6 +165,7 @@ class BlobCache:
             self._write(prefix, merged)
             self._shards[prefix] = merged
         self._new.clear()
+        self._dropped.clear()
 
     def _write(self, prefix: str, entries: dict[str, Any]) -> None:
         assert self.directory is not None
@@ -180,6 +196,7 @@ class BlobCache:
         """Forget this namespace, in memory and on disk."""
         self._shards.clear()
         self._new.clear()
+        self._dropped.clear()
         if self.directory is not None and _inside(self.directory, self._git_dir):
             shutil.rmtree(self.directory, ignore_errors=True)
 

@@ -8,15 +8,15 @@ filter and the baseline) -> a `Report` for a reporter.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
 from kbcheck.config import effective_severity, is_rule_ignored_for
-from kbcheck.model.knowledge_base import OTHER, KbFile, KnowledgeBase
+from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
+from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
 
@@ -24,13 +24,14 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.sources import Selection
 
+T = TypeVar("T")
+
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
-#: above this many, the parent leaves all parsing to its children (see `prefetch`)
+#: above this many, the parent leaves every share to a child and only gathers
+#: (a process that has checked 50k files keeps that memory)
 PARENT_SHARE_MAX_FILES = 30000
-#: `KBCHECK_JOBS=1` keeps a cold run in one process
-JOBS_ENV = "KBCHECK_JOBS"
 
 
 @dataclass(frozen=True)
@@ -71,75 +72,126 @@ def _run_rule(rule: Rule, run: Callable[[], Iterable[Problem]], where: str) -> l
         raise KbcheckError(f"rule {rule.id} failed on {where}: {type(exc).__name__}: {exc}") from exc
 
 
-def jobs() -> int:
-    """Processes a cold run may use: the CPUs this process may run on, or `KBCHECK_JOBS`."""
-    value = os.environ.get(JOBS_ENV, "")
-    if value.strip().isdigit():
-        return max(1, int(value))
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+@dataclass(frozen=True, slots=True)
+class Stamped:
+    """A rule's problem with what needs the file at hand: its fingerprint, and whether
+    an inline comment disables it. Made where the file is checked (maybe in a worker)."""
+
+    rule: str
+    kind: str | None
+    problem: Problem
+    fingerprint: str
+    disabled: bool = False
 
 
-def prefetch(kb: KnowledgeBase, paths: list[str]) -> None:
-    """Parse the files the cache lacks in several processes at once (a cold full check).
+def _disabled_by_comment(kb: KnowledgeBase, rule_id: str, problem: Problem) -> bool:
+    """A `disable-file` comment, or a `disable` comment on the problem's block."""
+    path = problem.path
+    if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
+        return False
+    text = kb.text(path)
+    if text is None or "kbcheck" not in text:  # no directive can be there: the parse is not needed
+        return False
+    doc = kb.document(path)
+    if doc is None:
+        return False
+    if rule_id in doc.file_disabled:
+        return True
+    block = doc.block_at(problem.line)
+    return block is not None and rule_id in block.disabled
 
-    The files are shared out by the first two hex digits of their blob id,
-    which is also how cache shards are named, so every process writes its own
-    shards and none overwrites another's entries. Each forked child parses its
-    share, writes its shards and exits; the parent parses one share itself
-    meanwhile, waits, then runs the rules reading the children's shards like
-    a warm cache. (The rules must not run before every share is parsed, or
-    they would parse cards twice.) Past `PARENT_SHARE_MAX_FILES` the parent
-    parses nothing and leaves every share to a child: a process that has
-    parsed 50k files keeps that memory. Texts that come from git objects are
-    read before forking, so a child never talks to git. Anything a child
-    failed to write is simply parsed again by the parent: the result is the
-    same, only slower.
+
+def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, comments: bool = True) -> list[Stamped]:
+    """Fingerprint problems (numbering same-subject ones in file order) and read disable comments.
+
+    Occurrences count per rule, path and subject, so the problems of one file
+    can be stamped apart from every other file's.
     """
-    workers = min(jobs(), 8)
-    if workers < 2 or not hasattr(os, "fork") or len(paths) < PARALLEL_MIN_FILES:
-        return
-    missing = kb.uncached(paths)
-    if len(missing) < PARALLEL_MIN_FILES:
-        return
-    shares: list[list[str]] = [[] for _ in range(workers)]
-    for path in missing:
-        blob = kb.snapshot.blob_id(path) or "0"
-        shares[int(blob[:2], 16) % workers].append(path)
-    own = shares.pop(0) if len(missing) <= PARENT_SHARE_MAX_FILES else []
-    children: list[int] = []
-    prefixes: set[str] = set()
-    for share in shares:
-        if not share:
-            continue
-        if getattr(kb.snapshot, "reads_git", True):  # the children must not share the parent's `git cat-file` pipe
-            for path in share:
-                kb.text(path)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the child: parse, write the cache, leave without any cleanup of the parent's
-            status = 1
-            try:
-                kb.warm(share)
-                kb.flush()
-                status = 0
-            finally:
-                os._exit(status)
-        children.append(pid)
-        prefixes.update((kb.snapshot.blob_id(p) or "")[:2] for p in share)
-        kb.forget_texts(share)
-    try:
-        kb.warm(own)
-    finally:
-        for pid in children:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-    kb.forget_loaded(prefixes)
+    found = sorted(found, key=lambda item: (item[2].path, item[2].line, item[2].column, item[0].id))
+    occurrences: dict[tuple[str, str, str], int] = {}
+    stamped: list[Stamped] = []
+    for rule, kind, problem in found:
+        key = (rule.id, problem.path, problem.subject)
+        occurrence = occurrences.get(key, 0)
+        occurrences[key] = occurrence + 1
+        stamped.append(Stamped(
+            rule.id, kind, problem, fingerprint(rule.id, problem.path, problem.subject, occurrence),
+            comments and _disabled_by_comment(kb, rule.id, problem),
+        ))
+    return stamped
+
+
+def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]]) -> list[Stamped]:
+    """Every file rule on each (path, kind), one file at a time, each file let go once checked."""
+    stamped: list[Stamped] = []
+    for path, kind in targets:
+        file = KbFile(path, kind)
+        found: list[tuple[Rule, str | None, Problem]] = []
+        for rule in rules:
+            check_file = rule.check_file
+            if kind in rule.kinds and check_file is not None:
+                found.extend((rule, kind, p) for p in _run_rule(rule, lambda: check_file(file, kb, config), path))
+        if found:
+            stamped.extend(stamp(kb, found))
+        kb.release(path)  # a full check holds one file's parse at a time
+    return stamped
+
+
+def _tasks(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[list[tuple[str, str]]] | None:
+    """The targets grouped for worker processes, or None when one process is the faster way.
+
+    Files are grouped by the first two hex digits of their blob id, which is
+    how cache shards are named: each group's entries are written by the one
+    process that checked it. Groups holding living documents (the heaviest
+    files: every card they cite is read as evidence) come first.
+    """
+    if jobs() < 2 or not can_fork() or len(targets) < PARALLEL_MIN_FILES:
+        return None
+    if len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
+        return None  # warm: loading the cache twice would cost more than checking in one process
+    return sorted(_by_shard(kb, targets, lambda target: target[0]), key=lambda group: not any(kind == KNOWLEDGE for _, kind in group))
+
+
+def _by_shard(kb: KnowledgeBase, items: list[T], path_of: Callable[[T], str]) -> list[list[T]]:
+    """Items grouped by the cache shard of their file's blob: one process writes each shard."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault((kb.snapshot.blob_id(path_of(item)) or "00")[:2], []).append(item)
+    return list(groups.values())
+
+
+def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
+                     targets: list[tuple[str, str]]) -> list[Stamped]:
+    """`check_files` over all targets, in one process per core when the cache is cold.
+
+    Forked workers take groups of files one at a time, check them, write
+    what they parsed to the cache and send back their stamped problems and
+    notices; the parent works through groups too (unless the run is very
+    large), then gathers. Workers never talk to git through the parent's pipes.
+    """
+    tasks = _tasks(kb, targets)
+    if tasks is None:
+        return check_files(kb, config, rules, targets)
+    kb.prepare_for_workers()
+    notices_before = len(kb.notices)
+
+    def work(group: list[tuple[str, str]]) -> tuple[list[Stamped], list[str], int]:
+        seen = len(kb.notices)
+        found = check_files(kb, config, rules, group)
+        return found, kb.notices[max(seen, notices_before):], os.getpid()
+
+    results = run_tasks(tasks, work, workers=jobs(), parent_works=len(targets) <= PARENT_SHARE_MAX_FILES,
+                        in_child=kb.snapshot.after_fork, child_done=kb.flush)
+    stamped: list[Stamped] = []
+    written_elsewhere: set[str] = set()
+    for group, (found, notices, pid) in zip(tasks, results):
+        stamped.extend(found)
+        kb.notices.extend(n for n in notices if n not in kb.notices)
+        if pid != os.getpid():
+            written_elsewhere.add((kb.snapshot.blob_id(group[0][0]) or "")[:2])
+    # a worker wrote these shards: read them anew if this run (a digest) asks for more
+    kb.forget_loaded(written_elsewhere)
+    return stamped
 
 
 def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions) -> Report:
@@ -147,68 +199,42 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     rules = enabled_rules(config, options.select)
     file_rules = [r for r in rules if r.check_file is not None]
     paths = kb.snapshot.paths() if options.filter == "all" else list(selection.paths)
-    prefetch(kb, [p for p in paths if rule_kind(kb, p) is not None])
-    problems: list[tuple[Rule, str | None, Problem]] = []
-    checked = 0
-    for path in paths:
-        kind = rule_kind(kb, path)
-        if kind is None:
-            continue
-        checked += 1
-        for rule in file_rules:
-            if kind in rule.kinds and rule.check_file is not None:
-                check_file = rule.check_file
-                file = KbFile(path, kind)
-                for problem in _run_rule(rule, lambda: check_file(file, kb, config), path):
-                    problems.append((rule, kind, problem))
-        kb.release(path)  # a full check holds one file's parse at a time (cards stay: others cite them)
+    targets = [(path, kind) for path in paths if (kind := rule_kind(kb, path)) is not None]
+    # living documents first: the cards they cite as evidence are then parsed once, numbers and all
+    targets.sort(key=lambda target: target[1] != KNOWLEDGE)
+    stamped = check_in_workers(kb, config, file_rules, targets)
+    changed: list[tuple[Rule, str | None, Problem]] = []
     for rule in rules:
         if rule.check_changes is not None and selection.changes:
             check_changes = rule.check_changes
             for problem in _run_rule(rule, lambda: check_changes(list(selection.changes), config), "the changed paths"):
-                problems.append((rule, None, problem))
-    return _report(kb, config, selection, options, problems, checked)
+                changed.append((rule, None, problem))
+    stamped.extend(stamp(kb, changed, comments=False))
+    return _report(kb, config, selection, options, stamped, len(targets))
 
 
 def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions,
-            problems: list[tuple[Rule, str | None, Problem]], checked: int) -> Report:
+            stamped: list[Stamped], checked: int) -> Report:
+    """Severity, the line filter, `per-file-ignores`, comments and the baseline: the findings."""
     findings: list[Finding] = []
     suppressed = 0
-    occurrences: dict[tuple[str, str, str], int] = {}
     added = selection.added_lines if options.filter == "added" else None
-    for rule, kind, problem in sorted(problems, key=lambda item: (item[2].path, item[2].line, item[2].column, item[0].id)):
-        key = (rule.id, problem.path, problem.subject)
-        occurrence = occurrences.get(key, 0)
-        occurrences[key] = occurrence + 1
+    by_id = all_rules()
+    for item in stamped:
+        rule, problem = by_id[item.rule], item.problem
         if added is not None and rule.check_changes is None and not problem.file_level:
             if problem.line not in added.get(problem.path, ()):
                 continue
-        severity = effective_severity(config, rule.id, rule.default_severity(kind))
+        severity = effective_severity(config, rule.id, rule.default_severity(item.kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
             path=problem.path, line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
-            fingerprint=fingerprint(rule.id, problem.path, problem.subject, occurrence),
-            file_level=problem.file_level,
+            fingerprint=item.fingerprint, file_level=problem.file_level,
         )
-        if _suppressed(kb, config, finding) or finding.fingerprint in options.accepted:
+        if item.disabled or is_rule_ignored_for(config, rule.id, problem.path) or item.fingerprint in options.accepted:
             suppressed += 1
             continue
         findings.append(finding)
     findings.sort(key=sort_key)
     return Report(tuple(findings), checked, suppressed, tuple(kb.notices))
-
-
-def _suppressed(kb: KnowledgeBase, config: Config, finding: Finding) -> bool:
-    """Config `per-file-ignores`, `disable-file` comments, and `disable` comments on the block."""
-    if is_rule_ignored_for(config, finding.rule, finding.path):
-        return True
-    if finding.rule == "KB007" or not finding.path.lower().endswith(MARKDOWN_SUFFIXES):
-        return False
-    doc = kb.document(finding.path) if kb.snapshot.blob_id(finding.path) is not None else None
-    if doc is None:
-        return False
-    if finding.rule in doc.file_disabled:
-        return True
-    block = doc.block_at(finding.line)
-    return block is not None and finding.rule in block.disabled

@@ -38,8 +38,8 @@ SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
 
 _HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-#: one record of `git ls-files --stage -z`: mode, object id, stage, path
-_STAGE_RECORD = re.compile(r"([0-7]+) ([0-9a-f]+) ([0-3])\t([^\0]*)\0")
+#: a patch as `parse_added_lines` reads it, whatever the user's diff config
+_PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _SHALLOW_HINT = (
     "this clone is shallow and lacks that history; fetch the full history "
@@ -237,7 +237,7 @@ def config_value(repo: Repository, key: str) -> str | None:
 # -- file lists ------------------------------------------------------------------------
 
 def ls_index(repo: Repository) -> dict[str, tuple[str, str]]:
-    """Path -> (mode, blob sha) of the staging area.
+    """Path -> (mode, blob sha) of the staging area, in git's order.
 
     A path in a merge conflict has no single staged version; it is given its
     stage-2 ("ours", the current branch's) version and skipped when it has
@@ -246,15 +246,19 @@ def ls_index(repo: Repository) -> dict[str, tuple[str, str]]:
     _, out = run(repo, "ls-files", "--stage", "-z")
     entries: dict[str, tuple[str, str]] = {}
     unmerged: dict[str, tuple[str, str]] = {}
-    # one regex pass over the raw listing: a large index has 100k records to read on every hook
-    for mode, sha, stage, path in _STAGE_RECORD.findall(_decode(out)):
+    # plain slicing of "<mode> <sha> <stage>\t<path>": a large index has 100k records on every hook
+    for record in _decode(out).split("\0"):
+        meta, _, path = record.partition("\t")
+        if not path:
+            continue
+        mode, sha, stage = meta.split(" ")
         if stage == "0":
-            entries[sys.intern(path)] = (mode, sha)
+            entries[path] = (mode, sha)
         elif stage == "2":
-            unmerged[sys.intern(path)] = (mode, sha)
+            unmerged[path] = (mode, sha)
     for path, entry in unmerged.items():
         entries.setdefault(path, entry)
-    return dict(sorted(entries.items()))
+    return entries
 
 
 def ls_tree(repo: Repository, rev: str) -> dict[str, tuple[str, str]]:
@@ -335,19 +339,85 @@ def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
     return data if name == kind else None
 
 
+#: `cat-file` processes of a parent process, held by a forked child so that they are never closed from it
+_INHERITED_READERS: list[object] = []
+
+
+def detach_readers(repo: Repository) -> None:
+    """In a forked child: let go of the parent's persistent `cat-file` processes (the next read
+    starts the child's own). They are kept referenced, never collected: GitPython would kill them."""
+    cmd = repo.handle.git
+    for name in ("cat_file_all", "cat_file_header"):
+        reader = getattr(cmd, name, None)
+        if reader is not None:
+            _INHERITED_READERS.append(reader)
+            setattr(cmd, name, None)
+
+
 def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
     """Blob contents by sha, all through one `git cat-file --batch` process.
 
     A sha whose object is not in the store (a partial clone, a shallow clone,
-    a pruned object) is absent from the result rather than an error.
+    a pruned object) is absent from the result rather than an error. Many
+    blobs are asked for all at once (a pipelined batch); a few one by one.
     """
+    wanted = list(dict.fromkeys(sha for sha in shas if _HEX_ID.fullmatch(sha)))
+    if len(wanted) >= _PIPELINE_MIN:
+        return _read_pipelined(repo, wanted)
     blobs: dict[str, bytes] = {}
-    for sha in shas:
-        if sha in blobs or not _HEX_ID.fullmatch(sha):
-            continue
+    for sha in wanted:
         data = _read_object(repo, sha, "blob")
         if data is not None:
             blobs[sha] = data
+    return blobs
+
+
+#: from this many blobs on, one request each way costs more than a batch process of their own
+_PIPELINE_MIN = 16
+
+
+def _read_pipelined(repo: Repository, shas: list[str]) -> dict[str, bytes]:
+    """Every request written at once (by a thread, so neither pipe fills and blocks), answers read in order."""
+    import subprocess
+    import threading
+
+    import git
+
+    try:
+        process = repo.handle.git.cat_file("--batch", as_process=True, istream=subprocess.PIPE)
+    except (git.GitError, OSError) as exc:
+        raise GitError(f"git cat-file failed: {_first_line(str(exc))}") from None
+    requests = "".join(f"{sha}\n" for sha in shas).encode("ascii")
+
+    def feed() -> None:
+        try:
+            process.stdin.write(requests)
+            process.stdin.close()
+        except OSError:  # cat-file ended early: the reading side reports it
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    blobs: dict[str, bytes] = {}
+    out = process.stdout
+    try:
+        for sha in shas:
+            header = out.readline().split()
+            if len(header) != 3:  # "<sha> missing", or the process ended
+                if not header:
+                    break
+                continue
+            data = out.read(int(header[2]))
+            out.read(1)  # the newline after the content
+            if header[1] == b"blob":
+                blobs[sha] = data
+    finally:
+        writer.join()
+        out.close()
+        try:
+            process.wait()
+        except (git.GitError, OSError):  # what it could not give is missing from the result
+            pass
     return blobs
 
 
@@ -375,6 +445,27 @@ def _parse_name_status(tokens: list[str], start: int = 0, stop: set[str] | None 
             kind = {"A": "A", "D": "D"}.get(letter, "M")  # M, T (type change) and anything else
             changes.append(Change(kind, path, None))
     return changes, i
+
+
+def staged_diff(repo: Repository) -> tuple[list[Change], dict[str, set[int]]]:
+    """The staged changes and the lines they add, from one `git diff-index` (git reads a
+    large index once, not twice): the raw records come first, then the patch."""
+    base = head_sha(repo) or empty_tree(repo)
+    _, out = run(repo, "diff-index", "--cached", "-r", "-z", "-M", "--raw", "-p", "-U0",
+                 "--irreversible-delete", *_PATCH_OPTIONS, "--diff-filter=ACDMRT", base)
+    tokens: list[str] = []
+    position = 0
+    while out.startswith(b":", position):  # ":<modes> <shas> <status>\0<path>\0[<new path>\0]"
+        end = out.index(b"\0", position)
+        status = _decode(out[position:end].rsplit(b" ", 1)[-1])
+        count = 2 if status[:1] in ("R", "C") else 1
+        tokens.append(status)
+        for _ in range(count):
+            start, end = end + 1, out.index(b"\0", end + 1)
+            tokens.append(_decode(out[start:end]))
+        position = end + 1
+    changes, _ = _parse_name_status(tokens)
+    return changes, parse_added_lines(out[position:])
 
 
 def staged_changes(repo: Repository) -> list[Change]:
@@ -482,8 +573,7 @@ def added_lines(repo: Repository, *, staged: bool = False, base: str | None = No
     `staged`: the index against HEAD; `base`: `base...HEAD` (from the merge
     base, as a pull request shows it); neither: the working tree against HEAD.
     """
-    common = ["-p", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv",
-              "--src-prefix=a/", "--dst-prefix=b/", "--diff-filter=ACMRT"]
+    common = ["-p", "-U0", "-M", *_PATCH_OPTIONS, "--diff-filter=ACMRT"]
     if base is not None:
         start = resolve(repo, base)
         head = head_sha(repo)

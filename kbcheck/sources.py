@@ -84,6 +84,31 @@ class Snapshot(ABC):
     def excluded(self, path: str) -> bool:
         return self._exclude.match(path)
 
+    def paths_under(self, prefixes: tuple[str, ...]) -> list[str]:
+        """`paths()` that start with one of these folder prefixes (`""` is every path), sorted."""
+        every = self.paths()
+        if "" in prefixes:
+            return every
+        found: list[str] = []
+        for prefix in sorted(set(prefixes)):
+            start = bisect.bisect_left(every, prefix)
+            stop = bisect.bisect_left(every, prefix + "\U0010ffff", start)
+            found.extend(every[start:stop])
+        return sorted(set(found)) if len(prefixes) > 1 else found
+
+    def after_fork(self) -> None:
+        """In a forked worker: stop sharing the parent's reading pipes (it reads anew on its own)."""
+
+    def prepare(self) -> None:
+        """Build the lookups every reader needs, once, before work is shared out to forked workers."""
+        self._sorted()
+
+    def _sorted(self) -> list[str]:
+        """Every entry, sorted once: then a file is a binary search and a folder a prefix search."""
+        if self._sorted_entries is None:
+            self._sorted_entries = sorted(self._entries())
+        return self._sorted_entries
+
     @abstractmethod
     def paths(self) -> list[str]:
         """Every regular file, sorted."""
@@ -116,10 +141,7 @@ class Snapshot(ABC):
         normal = normalise_path(path)
         if normal is None:
             return False
-        if self._sorted_entries is None:
-            # sorted once, then a file is a binary search and a folder a prefix search
-            self._sorted_entries = sorted(self._entries())
-        entries = self._sorted_entries
+        entries = self._sorted()
         at = bisect.bisect_left(entries, normal)
         if at < len(entries) and entries[at] == normal:
             return True
@@ -141,6 +163,9 @@ class _GitTreeSnapshot(Snapshot):
 
     def _entries(self) -> Iterable[str]:
         return self.entries.keys()
+
+    def after_fork(self) -> None:
+        git.detach_readers(self.repo)
 
     def paths(self) -> list[str]:
         if self._paths is None:
@@ -367,22 +392,32 @@ def _with_author(changes: Iterable[Change], author: str | None, label: str, comm
     return [replace(c, author=author, author_label=label, commit=commit) for c in changes]
 
 
-def _added_lines(repo: git.Repository, notices: list[str], *, staged: bool = False,
-                 base: str | None = None) -> dict[str, set[int]] | None:
-    """The change's added lines; None, with a notice, when a partial clone lacks old versions it cannot fetch.
+def _without_lines(repo: git.Repository, notices: list[str], exc: GitError) -> None:
+    """A change's lines are unknown when a partial clone lacks old versions it cannot fetch:
+    then every finding in the changed files is reported (as `--filter file`), with a notice."""
+    from kbcheck.digest.snapshots import is_partial_clone
 
-    Without line information every finding in the changed files is reported
-    (as `--filter file`): a correct result rather than no result.
-    """
+    if not is_partial_clone(repo):
+        raise exc
+    notices.append(f"changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
+                   f"({exc}); reporting every finding in the changed files")
+
+
+def _staged(repo: git.Repository, notices: list[str]) -> tuple[list[Change], dict[str, set[int]] | None]:
+    """The staged changes and their added lines (None when a partial clone cannot tell)."""
     try:
-        return git.added_lines(repo, staged=staged, base=base)
+        return git.staged_diff(repo)
     except GitError as exc:
-        from kbcheck.digest.snapshots import is_partial_clone
+        _without_lines(repo, notices, exc)
+        return git.staged_changes(repo), None
 
-        if not is_partial_clone(repo):
-            raise
-        notices.append(f"changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
-                       f"({exc}); reporting every finding in the changed files")
+
+def _range_lines(repo: git.Repository, notices: list[str], base: str) -> dict[str, set[int]] | None:
+    """The lines `base...HEAD` added (None when a partial clone cannot tell)."""
+    try:
+        return git.added_lines(repo, base=base)
+    except GitError as exc:
+        _without_lines(repo, notices, exc)
         return None
 
 
@@ -453,8 +488,8 @@ def select(
     if mode == "staged":
         snapshot = IndexSnapshot(repo, exclude)
         author, label = resolve_run_author(repo, config, cli_author)
-        changes = _with_author(git.staged_changes(repo), author, label, None)
-        added = _added_lines(repo, named.notices, staged=True)
+        staged, added = _staged(repo, named.notices)
+        changes = _with_author(staged, author, label, None)
     else:
         assert rev is not None
         snapshot = _head_snapshot(repo)
@@ -463,17 +498,16 @@ def select(
             label = commit.author_email or commit.author_name or "an author with no email"
             author = author_for_email(config, commit.author_email)
             changes += _with_author(commit.changes, author, label, commit.sha)
-        added = _added_lines(repo, named.notices, base=rev)
+        added = _range_lines(repo, named.notices, rev)
 
-    present = set(snapshot.paths())
     if paths:
         for arg, rel in named.missing:
             if not snapshot.exists(rel):
                 raise UsageError(f"path does not exist: {arg}")
-            (named.files if rel in present else named.folders).append(rel)
+            (named.files if snapshot.blob_id(rel) is not None else named.folders).append(rel)
         selected = [p for p in snapshot.paths() if named.covers(p)]
-    else:
-        selected = sorted({c.path for c in changes if c.status != "D" and c.path in present})
+    else:  # a regular file, not excluded: what `paths()` lists
+        selected = sorted({c.path for c in changes if c.status != "D" and snapshot.blob_id(c.path) is not None})
     missing: frozenset[str] = getattr(snapshot, "missing", frozenset())
     named.notices += [f"{p}: skipped: content missing from this partial clone" for p in selected
                       if snapshot.blob_id(p) in missing]

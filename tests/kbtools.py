@@ -11,14 +11,18 @@ from kbcheck.config import Config
 from kbcheck.engine import RunOptions, check
 from kbcheck.findings import Report
 from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.sources import Snapshot
 
 
-class MemorySnapshot:
+class MemorySnapshot(Snapshot):
     """A snapshot whose files live in a dict (rules never touch git)."""
 
     def __init__(self, files: dict[str, str | bytes]) -> None:
-        self.root = Path(".")
+        super().__init__(Path("."))
         self.files = {p: (c.encode("utf-8") if isinstance(c, str) else c) for p, c in files.items()}
+
+    def _entries(self) -> list[str]:
+        return list(self.files)
 
     def paths(self) -> list[str]:
         return sorted(self.files)
@@ -31,13 +35,6 @@ class MemorySnapshot:
 
     def read(self, path: str) -> bytes | None:
         return self.files.get(path)
-
-    def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        return {p: self.files[p] for p in paths if p in self.files}
-
-    def exists(self, path: str) -> bool:
-        path = path.rstrip("/")
-        return path in self.files or path == "" or any(p.startswith(path + "/") for p in self.files)
 
 
 @dataclass

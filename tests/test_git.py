@@ -27,6 +27,13 @@ def statuses(changes: list[Change]) -> set[tuple[str, str, str | None]]:
     return {(c.status, c.path, c.old_path) for c in changes}
 
 
+def staged(repo: git.Repository) -> list[Change]:
+    """The staged changes, checking that the one-command reading agrees with the two separate ones."""
+    changes = git.staged_changes(repo)
+    assert git.staged_diff(repo) == (changes, git.added_lines(repo, staged=True))
+    return changes
+
+
 # -- opening -----------------------------------------------------------------------------
 
 def test_open_from_a_subfolder_finds_the_top(git_repo: GitRepo) -> None:
@@ -200,20 +207,32 @@ def test_ls_worktree_tracked_and_untracked(git_repo: GitRepo, repo: git.Reposito
 
 # -- blobs -------------------------------------------------------------------------------
 
-def test_read_blobs_through_one_cat_file_process(git_repo: GitRepo, repo: git.Repository) -> None:
+def test_read_blobs_many_at_once_and_a_few_one_by_one(git_repo: GitRepo, repo: git.Repository) -> None:
     contents = {f"organized/paper_cards/{i:04d}.md": f"card {i}\n".encode() * (i % 7 + 1) for i in range(300)}
     contents["bin.dat"] = bytes(range(256)) * 3  # binary, with NUL and newlines
+    contents["big.md"] = "长文本\n".encode() * 200_000  # larger than any pipe buffer
     git_repo.write_many(contents)
     git_repo.stage()
     entries = git.ls_index(repo)
-    blobs = git.read_blobs(repo, [sha for _, sha in entries.values()])
-    process = repo.handle.git.cat_file_all
-    assert process is not None
-    for path, data in contents.items():
-        assert blobs[entries[path][1]] == data
+    blobs = git.read_blobs(repo, [sha for _, sha in entries.values()])  # pipelined: one batch process
+    assert {path: blobs[entries[path][1]] for path in contents} == contents
+    assert repo.handle.git.cat_file_all is None  # the persistent process was not needed
     again = git.read_blobs(repo, [entries["bin.dat"][1]])
     assert again == {entries["bin.dat"][1]: contents["bin.dat"]}
+    process = repo.handle.git.cat_file_all
+    assert process is not None
+    git.read_blobs(repo, [entries["big.md"][1]])
     assert repo.handle.git.cat_file_all is process  # still the same persistent process
+
+
+def test_a_batch_skips_missing_ids_and_trees(git_repo: GitRepo, repo: git.Repository) -> None:
+    files = {f"{i}.md": f"{i}\n" for i in range(20)}
+    git_repo.commit_files(files)
+    shas = [git_repo.blob_sha(text.encode()) for text in files.values()]
+    tree = git_repo.git("rev-parse", "HEAD^{tree}")
+    missing = "0123456789" * 4
+    blobs = git.read_blobs(repo, [missing, *shas[:10], tree, *shas[10:], missing])
+    assert blobs == {sha: text.encode() for sha, text in zip(shas, files.values())}
 
 
 def test_read_blobs_skips_missing_and_malformed(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -240,7 +259,7 @@ def test_staged_add_modify_delete_rename(git_repo: GitRepo, repo: git.Repository
     git_repo.delete("inbox/tom/gone.md")
     git_repo.move("inbox/tom/move.md", "organized/guides/move.md")
     git_repo.stage()
-    assert statuses(git.staged_changes(repo)) == {
+    assert statuses(staged(repo)) == {
         ("M", "inbox/tom/keep.md", None),
         ("A", "inbox/tom/new.md", None),
         ("D", "inbox/tom/gone.md", None),
@@ -252,13 +271,13 @@ def test_staged_changes_ignore_unstaged_edits(git_repo: GitRepo, repo: git.Repos
     git_repo.commit_files({"a.md": "a\n"})
     git_repo.write("a.md", "edited but not staged\n")
     git_repo.write("b.md", "untracked\n")
-    assert git.staged_changes(repo) == []
+    assert staged(repo) == []
 
 
 def test_staged_changes_in_an_empty_repository(git_repo: GitRepo, repo: git.Repository) -> None:
     git_repo.write_many({"inbox/tom/a.md": "a\n", "中文.md": "b\n"})
     git_repo.stage()
-    assert statuses(git.staged_changes(repo)) == {("A", "inbox/tom/a.md", None), ("A", "中文.md", None)}
+    assert statuses(staged(repo)) == {("A", "inbox/tom/a.md", None), ("A", "中文.md", None)}
     assert git.added_lines(repo, staged=True) == {"inbox/tom/a.md": {1}, "中文.md": {1}}
 
 
@@ -267,7 +286,7 @@ def test_staged_changes_with_odd_names(git_repo: GitRepo, repo: git.Repository) 
     for name in ODD_NAMES:
         git_repo.write(name, "x\n")
     git_repo.stage()
-    assert statuses(git.staged_changes(repo)) == {("A", name, None) for name in ODD_NAMES}
+    assert statuses(staged(repo)) == {("A", name, None) for name in ODD_NAMES}
 
 
 def test_a_copy_is_an_addition(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -276,7 +295,7 @@ def test_a_copy_is_an_addition(git_repo: GitRepo, repo: git.Repository) -> None:
     git_repo.git("config", "diff.renames", "copies")
     git_repo.write("organized/a-copy.md", body)
     git_repo.stage()
-    assert statuses(git.staged_changes(repo)) == {("A", "organized/a-copy.md", None)}
+    assert statuses(staged(repo)) == {("A", "organized/a-copy.md", None)}
 
 
 def test_detached_head(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -290,7 +309,7 @@ def test_detached_head(git_repo: GitRepo, repo: git.Repository) -> None:
     assert [(c.sha, c.author_email) for c in commits] == [(second, "jay@example.org")]
     git_repo.write("c.md", "c\n")
     git_repo.stage()
-    assert statuses(git.staged_changes(repo)) == {("A", "c.md", None)}
+    assert statuses(staged(repo)) == {("A", "c.md", None)}
 
 
 def test_range_commits_with_a_merge(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -362,6 +381,7 @@ def test_added_lines_staged_hunks(git_repo: GitRepo, repo: git.Repository) -> No
     git_repo.stage()
     git_repo.write("doc.md", "unstaged edits do not count\n")
     assert git.added_lines(repo, staged=True) == {"doc.md": {3, 8, 11}}
+    assert git.staged_diff(repo) == ([Change("M", "doc.md"), Change("D", "gone.md")], {"doc.md": {3, 8, 11}})
 
 
 def test_added_lines_working_tree(git_repo: GitRepo, repo: git.Repository) -> None:

@@ -10,6 +10,7 @@ repository where a stale answer would show.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -19,11 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from kbcheck import engine
+from kbcheck import engine, parallel
 from kbcheck.cli import main
 from kbcheck.model import citations
 from kbcheck.model.cards import parse_card
 from kbcheck.model.claims import numeric_values
+from kbcheck.rules import all_rules
 
 ROOTS = ("organized", "inbox")
 
@@ -121,23 +123,120 @@ def _rules(report: dict[str, object]) -> list[tuple[str, str]]:
     return sorted((f["rule"], f["subject"]) for f in report["findings"])  # type: ignore[attr-defined]
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-@pytest.mark.parametrize("parent_share", [True, False])
+def _parallel(monkeypatch: pytest.MonkeyPatch, *, parent_works: bool = True, jobs: int = 3) -> None:
+    """Fork workers however few files a run has."""
+    monkeypatch.setattr(engine, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(engine, "PARENT_SHARE_MAX_FILES", 10_000 if parent_works else 0)
+    monkeypatch.setenv(parallel.JOBS_ENV, str(jobs))
+
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+
+@needs_fork
+@pytest.mark.parametrize("parent_works", [True, False])
 def test_parallel_cold_run_reports_what_one_process_does(git_repo, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-                                                         parent_share: bool) -> None:
+                                                         parent_works: bool) -> None:
     _write_kb(git_repo.path, 60)
+    (git_repo.path / "inbox" / "tom" / "quiet.md").write_text(
+        "# 静音\n\n<!-- kbcheck: disable=KB004 -->\n见 arXiv:2610.99998。\n\n见 arXiv:2610.99997。\n", encoding="utf-8")
     git_repo.commit_all("kb")
     alone = _check(git_repo.path, monkeypatch, "--all", "--no-cache")
-    monkeypatch.setattr(engine, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(engine, "PARENT_SHARE_MAX_FILES", 10_000 if parent_share else 0)
-    monkeypatch.setenv(engine.JOBS_ENV, "3")
+    _parallel(monkeypatch, parent_works=parent_works)
     forked = _check(git_repo.path, monkeypatch, "--all")
     warm = _check(git_repo.path, monkeypatch, "--all")
     assert forked == alone == warm
     assert {rule for rule, _ in _rules(alone)} >= {"KB001", "KB002", "KB004", "KB006"}
+    assert ("KB004", "2610.99997") in _rules(alone) and ("KB004", "2610.99998") not in _rules(alone)
+    assert alone["summary"]["suppressed"] >= 1  # type: ignore[index]
     cache = git_repo.path / ".git" / "kbcheck" / "cache"
-    assert {p.name for p in cache.iterdir()} >= {"card", "refs", "doc"}
+    assert {p.name for p in cache.iterdir()} >= {"summary", "doc"}
     assert not list(cache.rglob("*.tmp"))
+
+
+@needs_fork
+def test_workers_reading_from_git_use_their_own_cat_file(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    git_repo.commit_files({"README.md": "seed\n"})
+    _write_kb(git_repo.path, 60)
+    git_repo.git("add", "-A")
+    alone = _check(git_repo.path, monkeypatch, "--staged", "--filter", "file", "--no-cache")
+    _parallel(monkeypatch)
+    assert _check(git_repo.path, monkeypatch, "--staged", "--filter", "file") == alone
+    assert {rule for rule, _ in _rules(alone)} >= {"KB001", "KB004"}
+
+
+@needs_fork
+def test_a_parallel_cold_digest_is_the_digest_of_one_process(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    _write_kb(git_repo.path, 40)
+    base = git_repo.commit_all("kb")
+    for i in range(0, 40, 3):
+        _card(git_repo.path, 1000 + i, f"2610.{10000 + i:05d}", f"# 更新 {i}\n\n被引 {i + 7}，见 arXiv:2610.{10000 + (i + 2) % 40:05d}。")
+    _card(git_repo.path, 5000, "2610.20000", "# 新卡\n\n新方法。")
+    git_repo.commit_all("refresh")
+    monkeypatch.chdir(git_repo.path)
+
+    def digest(*extra: str) -> str:
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["digest", "--since", base, "--format", "json", *extra], out=out, err=err) == 0, err.getvalue()
+        return out.getvalue()
+
+    monkeypatch.setenv(parallel.JOBS_ENV, "1")
+    main(["cache", "clear"], out=io.StringIO(), err=io.StringIO())
+    one = digest()
+    main(["cache", "clear"], out=io.StringIO(), err=io.StringIO())
+    _parallel(monkeypatch)
+    forked = digest()
+    assert forked == one == digest()  # and warm
+    assert json.loads(one)["items"]
+
+
+@needs_fork
+def test_an_error_in_a_worker_is_one_line_naming_rule_and_file(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    _write_kb(git_repo.path, 30)
+    git_repo.commit_all("kb")
+    by_id = all_rules()
+    real = by_id["KB004"].check_file
+    assert real is not None
+
+    def broken(file, kb, config):  # type: ignore[no-untyped-def]
+        if file.path.endswith("1017-2610-10017.md"):
+            raise ValueError("boom")
+        return real(file, kb, config)
+
+    monkeypatch.setitem(by_id, "KB004", dataclasses.replace(by_id["KB004"], check_file=broken))
+    _parallel(monkeypatch)
+    monkeypatch.chdir(git_repo.path)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check", "--all"], out=out, err=err) == 2
+    assert err.getvalue().strip().splitlines() == [
+        "kbcheck: error: rule KB004 failed on organized/paper_cards/1017-2610-10017.md: ValueError: boom"]
+
+
+@needs_fork
+def test_a_worker_that_dies_costs_time_not_findings(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    _write_kb(git_repo.path, 60)
+    git_repo.commit_all("kb")
+    alone = _check(git_repo.path, monkeypatch, "--all", "--no-cache")
+    parent = os.getpid()
+    real = engine.check_files
+
+    def dying(*args):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            os._exit(9)  # killed mid-run: no result, no cache written
+        return real(*args)
+
+    monkeypatch.setattr(engine, "check_files", dying)
+    _parallel(monkeypatch)
+    assert _check(git_repo.path, monkeypatch, "--all") == alone
+
+
+def test_run_tasks_gives_results_in_task_order_from_any_worker() -> None:
+    tasks = list(range(40))
+    if hasattr(os, "fork"):
+        results = parallel.run_tasks(tasks, lambda n: (n * n, os.getpid()), workers=3)
+        assert [r for r, _ in results] == [n * n for n in tasks]
+    with pytest.raises(ValueError):
+        parallel.run_tasks(list(range(parallel.MAX_TASKS + 1)), lambda n: n, workers=2)
 
 
 def test_broken_cache_entries_are_misses(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

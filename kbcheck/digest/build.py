@@ -101,21 +101,24 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
     changes = git.diff_paths(repo, base, head)
     volatile = config.volatile_fields
+    head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
+    changed = [c for c in changes if not is_own(c.path) and not is_own(c.old_path)]
+    head_paths = {c.path for c in changed if c.status != "D"}
+    base_paths = {c.old_path or c.path for c in changed if c.status != "A"}
+    if manifest_paths is not None:  # an unchanged manifest item is read at both revisions
+        named = [p for p in manifest_paths if not is_own(p)]
+        head_paths |= {p for p in named if head_kb.snapshot.blob_id(p) is not None}
+        base_paths |= {p for p in named if base_kb.snapshot.blob_id(p) is not None}
+    # findings first: a cold cache is filled there by one process per core, and the rest reads it
+    head_findings = findings_in(head_kb, config, head_paths | set(head_docs))
+    base_findings = findings_in(base_kb, config, base_paths | set(base_docs))
     if manifest_paths is None:
         items = diff_items(base_kb, head_kb, changes, volatile)
         boundary = [BoundaryEntry(item.path, item.consumed, item.note) for item in items]
     else:
         items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
         boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
-
     statuses = living_status(head_kb)
-    head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
-    changed = [c for c in changes if not is_own(c.path) and not is_own(c.old_path)]
-    head_paths = {c.path for c in changed if c.status != "D"} | {i.path for i in items if i.change != DELETED}
-    base_paths = {c.old_path or c.path for c in changed if c.status != "A"}
-    base_paths |= {i.old_path or i.path for i in items if i.change != ADDED}
-    head_findings = findings_in(head_kb, config, head_paths | set(head_docs))
-    base_findings = findings_in(base_kb, config, base_paths | set(base_docs))
     head_prints = {f.fingerprint for f in head_findings}
     base_prints = {f.fingerprint for f in base_findings}
 

@@ -159,15 +159,20 @@ def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _prose(kb: KnowledgeBase, path: str, *, headings: bool = False) -> list[str]:
+    """The text of a document's paragraphs, items and rows (or of its headings)."""
+    doc = kb.document(path)
+    if doc is None:
+        return []
+    return [b.text for b in doc.blocks if (b.kind == "heading") == headings and b.text.strip()]
+
+
 def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
     """Fill the item's title, key points and category from its file in `kb`."""
     name = path.rsplit("/", 1)[-1]
     item.title = name
     if not path.lower().endswith((".md", ".markdown")):
         return
-    doc = kb.document(path)
-    prose = [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()] if doc else []
-    headings = [b.text for b in doc.blocks if b.kind == "heading" and b.text.strip()] if doc else []
     if item.kind in CARD_KINDS:
         card = kb.card(path)
         if card is not None:
@@ -182,9 +187,12 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             if isinstance(description, str) and description.strip():
                 item.key_points = _one_line(description)
                 return
+        prose = _prose(kb, path)  # parsed only for a card without a tldr or description
         if prose:
             item.key_points = _one_line(prose[0])
         return
+    prose = _prose(kb, path)
+    headings = _prose(kb, path, headings=True)
     if headings:
         item.title = _one_line(headings[0], 80)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
@@ -195,12 +203,12 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
 
 def read_text(kb: KnowledgeBase, path: str) -> tuple[str | None, str | None]:
     """(text, why not) of a file in a snapshot: a missing blob (partial clone) is a note, not a crash."""
-    before = len(kb.notices)
     text = kb.text(path)
     if text is not None:
         return text, None
-    if len(kb.notices) > before:
-        return None, kb.notices[-1].split(": ", 1)[-1]
+    reason = kb.why_unread(path)
+    if reason is not None:
+        return None, reason
     if kb.snapshot.blob_id(path) is not None:
         return None, "content missing from this clone (partial clone?); judged by its path only"
     return None, "not in the tree"
@@ -258,6 +266,8 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
 def diff_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list[Change],
                volatile: tuple[str, ...]) -> list[Item]:
     """Every changed card, guide, brief, manifest and living document, `.kbcheck/` left out."""
+    head_kb.preload(c.path for c in changes if c.status != "D")  # one batch from git, not a request each
+    base_kb.preload(c.old_path or c.path for c in changes if c.status != "A")
     items: list[Item] = []
     for change in changes:
         if is_own(change.path) or is_own(change.old_path):

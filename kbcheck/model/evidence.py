@@ -58,6 +58,8 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:
     if doc is None:
         return
     block_citations = kb.resolve(path).block_citations
+    # a living document cites thousands of cards: read those not yet known in one go
+    kb.preload(c.card_path for citations in block_citations for c in citations if c.card_path)
     sections: dict[int, _Evidence] = {}
     for block in doc.blocks:
         if not block.claims or block.uncertain:

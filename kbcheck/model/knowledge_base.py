@@ -78,6 +78,11 @@ class Resolved:
 
 
 _CARD_FIELDS = tuple(f.name for f in dataclasses.fields(Card))
+#: the cache namespace of the small per-blob values (a card's fields, its numbers, a file's refs):
+#: one set of shards, so a cold full run writes few files
+SUMMARIES = "summary"
+#: name indexes kept per kind: a digest compares two revisions, a hook follows a third
+_NAME_INDEXES_KEPT = 3
 #: `uncached` looks at this many files before deciding the cache is warm
 _SAMPLE = 64
 
@@ -130,6 +135,7 @@ class KnowledgeBase:
         self._caches: dict[str, BlobCache] = {}
         self._kinds: dict[str, str] = {}
         self._texts: dict[str, str | None] = {}
+        self._unread: dict[str, str] = {}
         self._documents: dict[str, Document | None] = {}
         self._cards: dict[str, Card | None] = {}
         self._resolved: dict[str, Resolved] = {}
@@ -179,21 +185,56 @@ class KnowledgeBase:
         """A file's text, or None with a one-line notice when it is binary, too big or not UTF-8."""
         if path in self._texts:
             return self._texts[path]
-        data = self.snapshot.read(path)
+        return self._decode(path, self.snapshot.read(path))
+
+    def preload(self, paths: Iterable[str]) -> None:
+        """Read these files' texts in one go (from git, one batch instead of a request each).
+
+        Only what a later `text()` would read: files already read, and cards
+        whose summary and numbers are cached, are skipped.
+        """
+        cache = self._cache(SUMMARIES)
+        wanted: list[str] = []
+        for path in dict.fromkeys(paths):
+            if path in self._texts or path in self._cards:
+                continue
+            blob = self.snapshot.blob_id(path)
+            kind = self.kind_of(path)
+            if cache is not None and blob is not None and kind in (PAPER, REPO) and (
+                cache.get(blob, self._card_key(kind)) is not None and cache.get(blob, self._numbers_key(kind)) is not None
+            ):
+                continue
+            wanted.append(path)
+        if len(wanted) > 1:
+            found = self.snapshot.read_many(wanted)
+            for path in wanted:
+                if path in found:
+                    self._decode(path, found[path])
+
+    def _decode(self, path: str, data: bytes | None) -> str | None:
+        """The one place that decides a file's text (and the notice when it has none)."""
         text: str | None = None
+        reason: str | None = None
         if data is None:
             pass
         elif len(data) > self.config.max_file_size:
-            self.notices.append(f"{path}: skipped: {len(data)} bytes is over max-file-size ({self.config.max_file_size})")
+            reason = f"skipped: {len(data)} bytes is over max-file-size ({self.config.max_file_size})"
         elif b"\0" in data:
-            self.notices.append(f"{path}: skipped: binary file (contains NUL bytes)")
+            reason = "skipped: binary file (contains NUL bytes)"
         else:
             try:
                 text = decode_markdown(data)
             except UnicodeDecodeError as exc:
-                self.notices.append(f"{path}: skipped: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+                reason = f"skipped: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        if reason is not None:
+            self._unread[path] = reason
+            self.notices.append(f"{path}: {reason}")
         self._texts[path] = text
         return text
+
+    def why_unread(self, path: str) -> str | None:
+        """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
+        return self._unread.get(path)
 
     def _cache(self, namespace: str) -> BlobCache | None:
         if self._cache_factory is None:
@@ -266,7 +307,7 @@ class KnowledgeBase:
         if path not in self._block_refs:
             key = self._refs_key(path)
             blob = self.snapshot.blob_id(path)
-            cache = self._cache("refs")
+            cache = self._cache(SUMMARIES)
             # taken, not kept, from the loaded shard: a file's refs are asked once per run
             packed = cache.take(blob, key) if cache is not None and blob is not None else None
             value: tuple[tuple[RefTuple, ...], ...] | None = None
@@ -309,7 +350,7 @@ class KnowledgeBase:
 
     def uncached(self, paths: Iterable[str]) -> list[str]:
         """The paths among these whose refs are not in the cache: what a run would have to parse."""
-        cache = self._cache("refs")
+        cache = self._cache(SUMMARIES)
         if cache is None:
             return []
         missing: list[str] = []
@@ -321,19 +362,11 @@ class KnowledgeBase:
                 return []  # mostly cached: the run is warm, and need not load every shard up front
         return missing
 
-    def warm(self, paths: Iterable[str]) -> None:
-        """Parse (or load) what the rules ask of these files: cards, refs and documents."""
-        for path in paths:
-            if self.kind_of(path) in (PAPER, REPO):
-                self.card(path)
-            self.block_refs(path)
-            self.release(path)
-
-    def forget_texts(self, paths: Iterable[str]) -> None:
-        """Free the texts read for these paths (a skipped file keeps its None, so its notice is not repeated)."""
-        for path in paths:
-            if self._texts.get(path) is not None:
-                del self._texts[path]
+    def prepare_for_workers(self) -> None:
+        """Build the indexes every file's check needs before forking, so no worker builds its own."""
+        self.paper_index()
+        self.repo_index()
+        self.snapshot.prepare()
 
     def forget_loaded(self, prefixes: Iterable[str]) -> None:
         """Let the caches re-read these shards from disk (another process has just written them)."""
@@ -341,13 +374,19 @@ class KnowledgeBase:
         for cache in self._caches.values():
             cache.forget(wanted)
 
+    def _card_key(self, kind: str) -> str:
+        return f"{kind}\0{','.join(self.roots)}"
+
+    def _numbers_key(self, kind: str) -> str:
+        return f"numbers\0{self._card_key(kind)}"
+
     def card(self, path: str) -> Card | None:
         """The parsed card at a path (None when unreadable)."""
         if path not in self._cards:
             kind = self.kind_of(path)
-            key = f"{kind}\0{','.join(self.roots)}"
+            key = self._card_key(kind)
             blob = self.snapshot.blob_id(path)
-            cache = self._cache("card")
+            cache = self._cache(SUMMARIES)
             card: Card | None = None
             # cached pickled one by one: a full check of 100k cards then holds compact bytes, and
             # unpickles (and releases) each card as its turn comes
@@ -374,8 +413,8 @@ class KnowledgeBase:
         if known is not None:
             return known
         blob = self.snapshot.blob_id(card.path)
-        cache = self._cache("numbers")
-        key = f"{card.kind}\0{','.join(self.roots)}"
+        cache = self._cache(SUMMARIES)
+        key = self._numbers_key(card.kind)
         numbers: frozenset[float] | None = None
         if card.numbers_known or card.number_text:
             numbers = card.numbers
@@ -402,25 +441,33 @@ class KnowledgeBase:
 
         The list is only the paths under the kind's folders (no glob matching,
         no card opened), so a staged run in a large knowledge base reads the
-        index instead of matching and parsing 100k file names. One entry per
-        kind, replaced when the list changes.
+        index instead of matching and parsing 100k file names. The indexes of
+        the last `_NAME_INDEXES_KEPT` lists are kept per kind (a digest asks
+        for two revisions); older ones are dropped.
         """
         prefixes = tuple({static_prefix(g) for g in dict(self._kind_order).get(kind, ())})
-        names = [p for p in self.snapshot.paths() if p.startswith(prefixes)]
+        names = self.snapshot.paths_under(prefixes)
         digest = hashlib.sha1("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
-        slot = hashlib.sha1(f"{self._doc_key}\0{kind}".encode("utf-8", "surrogateescape")).hexdigest()
+        recent_slot = hashlib.sha1(f"{self._doc_key}\0{kind}".encode("utf-8", "surrogateescape")).hexdigest()
+        slot = hashlib.sha1(f"{self._doc_key}\0{kind}\0{digest}".encode("utf-8", "surrogateescape")).hexdigest()
         cache = self._cache("index")
         hit = cache.get(slot) if cache is not None else None
         if isinstance(hit, bytes):
             try:
-                stored_digest, stored = marshal.loads(hit)
-                if stored_digest == digest and isinstance(stored, dict):
+                stored = marshal.loads(hit)
+                if isinstance(stored, dict):
                     return stored
             except (ValueError, EOFError, TypeError):
                 pass
         index = build([p for p in names if self.kind_of(p) == kind])
         if cache is not None:
-            cache.put(slot, marshal.dumps((digest, index)))
+            cache.put(slot, marshal.dumps(index))
+            recent = cache.get(recent_slot)
+            kept = [s for s in recent if s != slot] if isinstance(recent, list) else []
+            kept.insert(0, slot)
+            for old in kept[_NAME_INDEXES_KEPT:]:
+                cache.drop(old)
+            cache.put(recent_slot, kept[:_NAME_INDEXES_KEPT])
         return index
 
     def paper_index(self) -> dict[str, str]:
