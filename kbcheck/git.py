@@ -38,6 +38,8 @@ SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
 
 _HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+#: a record of a path in a merge conflict in `git ls-files --stage` (or, rarely, a path holding " 1<tab>")
+_UNMERGED = re.compile(r" [1-3]\t")
 #: a patch as `parse_added_lines` reads it, whatever the user's diff config
 _PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
@@ -236,42 +238,56 @@ def config_value(repo: Repository, key: str) -> str | None:
 
 # -- file lists ------------------------------------------------------------------------
 
-def ls_index(repo: Repository) -> dict[str, tuple[str, str]]:
-    """Path -> (mode, blob sha) of the staging area, in git's order.
+#: where the object id sits in an entry of `ls_index` ("<mode> <sha> <stage>") and `ls_tree` ("<mode> <type> <sha>")
+INDEX_SHA = slice(7, -2)
+TREE_SHA = slice(12, None)
+
+
+def _entries_by_path(text: str) -> dict[str, str]:
+    """`<meta>\\t<path>\\0` records as path -> meta, in order.
+
+    One C-level split when no path holds a tab (the listing then alternates
+    meta and path): a large knowledge base lists 100k records on every hook.
+    """
+    count = text.count("\0")
+    if text.count("\t") == count:
+        parts = text.replace("\t", "\0").split("\0")
+        return dict(zip(parts[1::2], parts[0:-1:2]))
+    entries: dict[str, str] = {}
+    for record in text.split("\0"):
+        meta, _, path = record.partition("\t")
+        if path:
+            entries[path] = meta
+    return entries
+
+
+def ls_index(repo: Repository) -> dict[str, str]:
+    """Path -> "<mode> <blob sha> 0" of the staging area, in git's order (`INDEX_SHA` slices the sha).
 
     A path in a merge conflict has no single staged version; it is given its
     stage-2 ("ours", the current branch's) version and skipped when it has
     none, so the path still exists for the checks while the conflict is open.
     """
     _, out = run(repo, "ls-files", "--stage", "-z")
-    entries: dict[str, tuple[str, str]] = {}
-    unmerged: dict[str, tuple[str, str]] = {}
-    # plain slicing of "<mode> <sha> <stage>\t<path>": a large index has 100k records on every hook
-    for record in _decode(out).split("\0"):
+    text = _decode(out)
+    entries = _entries_by_path(text)
+    if not _UNMERGED.search(text):
+        return entries
+    merged: dict[str, str] = {}
+    for record in text.split("\0"):
         meta, _, path = record.partition("\t")
-        if not path:
-            continue
-        mode, sha, stage = meta.split(" ")
-        if stage == "0":
-            entries[path] = (mode, sha)
-        elif stage == "2":
-            unmerged[path] = (mode, sha)
-    for path, entry in unmerged.items():
-        entries.setdefault(path, entry)
-    return entries
+        if meta.endswith(" 0"):
+            merged[path] = meta
+        elif meta.endswith(" 2"):  # a path has stage 0 or stages 1-3, never both
+            merged[path] = meta[:-1] + "0"
+    return merged
 
 
-def ls_tree(repo: Repository, rev: str) -> dict[str, tuple[str, str]]:
-    """Path -> (mode, object sha) of every file (and submodule) of the tree at `rev`."""
+def ls_tree(repo: Repository, rev: str) -> dict[str, str]:
+    """Path -> "<mode> <type> <sha>" of every file (and submodule) of the tree at `rev` (`TREE_SHA` slices the sha)."""
     sha = resolve(repo, rev)
     _, out = run(repo, "ls-tree", "-r", "-z", "--full-tree", sha)
-    entries: dict[str, tuple[str, str]] = {}
-    for record in _zsplit(out):
-        meta, _, path = record.partition("\t")
-        path = sys.intern(path)
-        mode, _kind, obj = meta.split(" ")
-        entries[path] = (mode, obj)
-    return entries
+    return _entries_by_path(_decode(out))
 
 
 def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[str] = ()) -> list[str]:

@@ -155,10 +155,12 @@ class _GitTreeSnapshot(Snapshot):
 
     reads_git = True
 
-    def __init__(self, repo: git.Repository, entries: dict[str, tuple[str, str]], exclude: Iterable[str]) -> None:
+    def __init__(self, repo: git.Repository, entries: dict[str, str], sha: slice, exclude: Iterable[str]) -> None:
         super().__init__(repo.root, exclude)
         self.repo = repo
+        #: path -> git's record of it, mode first; `sha` slices the object id out of a record
         self.entries = entries
+        self._sha = sha
         self._paths: list[str] | None = None
 
     def _entries(self) -> Iterable[str]:
@@ -169,17 +171,18 @@ class _GitTreeSnapshot(Snapshot):
 
     def paths(self) -> list[str]:
         if self._paths is None:
-            self._paths = sorted(
-                p for p, (mode, _) in self.entries.items()
-                if mode in git.REGULAR_MODES and not self.excluded(p)
-            )
+            regular = git.REGULAR_MODES
+            found = [p for p, meta in self.entries.items() if meta[:6] in regular]
+            if self._exclude.patterns:
+                found = [p for p in found if not self.excluded(p)]
+            self._paths = sorted(found)  # git's order already, but for paths that are not UTF-8
         return list(self._paths)
 
     def blob_id(self, path: str) -> str | None:
-        entry = self.entries.get(path)
-        if entry is None or entry[0] not in git.REGULAR_MODES or self.excluded(path):
+        meta = self.entries.get(path)
+        if meta is None or meta[:6] not in git.REGULAR_MODES or self.excluded(path):
             return None
-        return entry[1]
+        return meta[self._sha]
 
     def read(self, path: str) -> bytes | None:
         return self.read_many([path]).get(path)
@@ -194,7 +197,7 @@ class IndexSnapshot(_GitTreeSnapshot):
     """The staging area: what the next commit would hold."""
 
     def __init__(self, repo: git.Repository, exclude: Iterable[str] = ()) -> None:
-        super().__init__(repo, git.ls_index(repo), exclude)
+        super().__init__(repo, git.ls_index(repo), git.INDEX_SHA, exclude)
 
 
 class TreeSnapshot(_GitTreeSnapshot):
@@ -202,7 +205,7 @@ class TreeSnapshot(_GitTreeSnapshot):
 
     def __init__(self, repo: git.Repository, rev: str, exclude: Iterable[str] = ()) -> None:
         self.commit = git.resolve(repo, rev)
-        super().__init__(repo, git.ls_tree(repo, self.commit), exclude)
+        super().__init__(repo, git.ls_tree(repo, self.commit), git.TREE_SHA, exclude)
 
 
 class WorktreeSnapshot(Snapshot):

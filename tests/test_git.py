@@ -157,9 +157,10 @@ def test_ls_index_with_odd_names(git_repo: GitRepo, repo: git.Repository) -> Non
     entries = git.ls_index(repo)
     assert sorted(entries) == sorted(f"inbox/tom/{name}" for name in ODD_NAMES)
     for i, name in enumerate(ODD_NAMES):
-        mode, sha = entries[f"inbox/tom/{name}"]
-        assert mode == "100644"
-        assert sha == git_repo.blob_sha(f"{i}\n".encode())
+        sha = git_repo.blob_sha(f"{i}\n".encode())
+        meta = entries[f"inbox/tom/{name}"]
+        assert meta == f"100644 {sha} 0"
+        assert meta[git.INDEX_SHA] == sha
 
 
 def test_ls_index_takes_our_side_of_a_conflict(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -172,8 +173,9 @@ def test_ls_index_takes_our_side_of_a_conflict(git_repo: GitRepo, repo: git.Repo
     result = git_repo.run("merge", "theirs", check=False)
     assert result.returncode != 0  # a real conflict
     entries = git.ls_index(repo)
-    assert entries["doc.md"][1] == git_repo.blob_sha(b"ours\n")
-    assert entries["other.md"][1] == git_repo.blob_sha(b"x\n")
+    assert entries["doc.md"][git.INDEX_SHA] == git_repo.blob_sha(b"ours\n")
+    assert entries["other.md"][git.INDEX_SHA] == git_repo.blob_sha(b"x\n")
+    assert list(entries) == ["doc.md", "other.md"]
 
 
 def test_ls_tree_lists_files_symlinks_and_submodules(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -184,9 +186,11 @@ def test_ls_tree_lists_files_symlinks_and_submodules(git_repo: GitRepo, repo: gi
     git_repo.git("update-index", "--add", "--cacheinfo", f"160000,{gitlink},vendor/sub")
     sha = git_repo.commit("with links")
     entries = git.ls_tree(repo, sha)
-    assert entries["organized/中文.md"] == ("100644", git_repo.blob_sha(b"x\n"))
-    assert entries["link.md"][0] == git.SYMLINK_MODE
-    assert entries["vendor/sub"] == (git.GITLINK_MODE, gitlink)
+    sha = git_repo.blob_sha(b"x\n")
+    assert entries["organized/中文.md"] == f"100644 blob {sha}"
+    assert entries["organized/中文.md"][git.TREE_SHA] == sha
+    assert entries["link.md"][:6] == git.SYMLINK_MODE
+    assert entries["vendor/sub"] == f"{git.GITLINK_MODE} commit {gitlink}"
 
 
 def test_ls_tree_unknown_rev(git_repo: GitRepo, repo: git.Repository) -> None:
@@ -214,14 +218,14 @@ def test_read_blobs_many_at_once_and_a_few_one_by_one(git_repo: GitRepo, repo: g
     git_repo.write_many(contents)
     git_repo.stage()
     entries = git.ls_index(repo)
-    blobs = git.read_blobs(repo, [sha for _, sha in entries.values()])  # pipelined: one batch process
-    assert {path: blobs[entries[path][1]] for path in contents} == contents
+    blobs = git.read_blobs(repo, [meta[git.INDEX_SHA] for meta in entries.values()])  # pipelined: one batch process
+    assert {path: blobs[entries[path][git.INDEX_SHA]] for path in contents} == contents
     assert repo.handle.git.cat_file_all is None  # the persistent process was not needed
-    again = git.read_blobs(repo, [entries["bin.dat"][1]])
-    assert again == {entries["bin.dat"][1]: contents["bin.dat"]}
+    again = git.read_blobs(repo, [entries["bin.dat"][git.INDEX_SHA]])
+    assert again == {entries["bin.dat"][git.INDEX_SHA]: contents["bin.dat"]}
     process = repo.handle.git.cat_file_all
     assert process is not None
-    git.read_blobs(repo, [entries["big.md"][1]])
+    git.read_blobs(repo, [entries["big.md"][git.INDEX_SHA]])
     assert repo.handle.git.cat_file_all is process  # still the same persistent process
 
 
