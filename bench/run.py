@@ -134,7 +134,8 @@ def measure(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdo
         text = Path(rss_file).read_text().split()
         os.unlink(rss_file)
         max_rss_kb = float(text[-1]) if text and text[-1].isdigit() else max_rss_kb
-    return Sample(seconds, max_rss_kb / 1024, process.returncode)
+    # GNU time and getrusage count KiB; the table and the target speak of MB (10^6 bytes)
+    return Sample(seconds, max_rss_kb * 1024 / 1e6, process.returncode)
 
 
 def quiet(cmd: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:

@@ -13,18 +13,21 @@ Pickle runs code on load, so a shard is trusted like the rest of the git dir
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 #: bumped when the shard layout changes
 FORMAT = 1
+#: the file each namespace's writers lock while they merge and write shards
+LOCK_NAME = "lock"
 #: the newest entries kept per shard: 256 shards x 4096 bounds a namespace at ~1M entries
 MAX_PER_SHARD = 4096
 _MAGIC = "kbcheck-blob-cache"
@@ -137,10 +140,12 @@ class BlobCache:
         self._dropped.setdefault(prefix, set()).add(entry)
 
     def flush(self) -> None:
-        """Write the shards that gained entries, each atomically; concurrent writers never corrupt a shard.
+        """Write the shards that gained entries, each atomically, holding the namespace's lock.
 
-        The shard is re-read just before writing, so entries another process
-        wrote meanwhile are kept; if two write at the same moment, the last wins.
+        Each shard is re-read under the lock just before it is written, so
+        what another process wrote meanwhile is kept: two hooks, or a run's
+        worker processes, may flush at once without losing entries. A written
+        shard is let go from memory (read again if asked again).
         """
         if self.directory is None or not (self._new or self._dropped):
             return
@@ -152,37 +157,44 @@ class BlobCache:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        for prefix in sorted(self._new.keys() | self._dropped.keys()):
-            new = self._new.get(prefix, {})
-            merged = self._load(prefix)
-            for entry in self._dropped.get(prefix, ()):
-                merged.pop(entry, None)
-            for entry in new:
-                merged.pop(entry, None)  # re-insert: the newest entries are the last ones
-            merged.update(new)
-            if len(merged) > MAX_PER_SHARD:
-                merged = dict(list(merged.items())[-MAX_PER_SHARD:])
-            self._write(prefix, merged)
-            self._shards[prefix] = merged
-        self._new.clear()
-        self._dropped.clear()
+        with _locked(self.directory / LOCK_NAME):
+            for prefix in sorted(self._new.keys() | self._dropped.keys()):
+                new = self._new.pop(prefix, {})
+                merged = self._load(prefix)
+                for entry in self._dropped.pop(prefix, ()):
+                    merged.pop(entry, None)
+                for entry in new:
+                    merged.pop(entry, None)  # re-insert: the newest entries are the last ones
+                merged.update(new)
+                if len(merged) > MAX_PER_SHARD:
+                    merged = dict(list(merged.items())[-MAX_PER_SHARD:])
+                if self._write(prefix, merged):
+                    self._shards.pop(prefix, None)
+                else:  # not written: this run still sees its entries
+                    self._shards[prefix] = merged
 
-    def _write(self, prefix: str, entries: dict[str, Any]) -> None:
+    def _write(self, prefix: str, entries: dict[str, Any]) -> bool:
+        """Replace a shard atomically; False when it could not be written."""
         assert self.directory is not None
         payload = {
             "magic": _MAGIC, "format": FORMAT, "version": self.version,
             "namespace": self.namespace, "entries": entries,
         }
-        fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
+        try:
+            fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
+        except OSError:  # a read-only or full disk
+            return False
         try:
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temp, self._shard_path(prefix))
+            return True
         except Exception:  # noqa: BLE001 - disk full, an unpicklable value: skip this shard
             try:
                 os.unlink(temp)
             except OSError:
                 pass
+            return False
 
     def forget(self, prefixes: Collection[str]) -> None:
         """Re-read these shards (another process has written them), keeping the entries not yet written."""
@@ -199,6 +211,27 @@ class BlobCache:
         self._dropped.clear()
         if self.directory is not None and _inside(self.directory, self._git_dir):
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on a file, for as long as the block runs (none where `fcntl` is missing,
+    or the file cannot be opened: the cache is best effort, and a write is atomic either way)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def clear_cache(git_dir: Path) -> int:

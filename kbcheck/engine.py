@@ -29,6 +29,9 @@ T = TypeVar("T")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
+#: from this many files on, even a warm run is shared out: each worker then loads only the cache
+#: entries of its own files, and the run takes half the time
+PARALLEL_WARM_MIN_FILES = 30000
 #: above this many, the parent leaves every share to a child and only gathers
 #: (a process that has checked 50k files keeps that memory)
 PARENT_SHARE_MAX_FILES = 30000
@@ -134,6 +137,8 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         if found:
             stamped.extend(stamp(kb, found))
         kb.release(path)  # a full check holds one file's parse at a time
+        if kind == KNOWLEDGE:
+            kb.release_cards()  # and not the thousands of cards a living document cites
     return stamped
 
 
@@ -147,8 +152,8 @@ def _tasks(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[list[tuple
     """
     if jobs() < 2 or not can_fork() or len(targets) < PARALLEL_MIN_FILES:
         return None
-    if len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
-        return None  # warm: loading the cache twice would cost more than checking in one process
+    if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
+        return None  # warm and not large: loading the cache twice costs more than checking in one process
     return sorted(_by_shard(kb, targets, lambda target: target[0]), key=lambda group: not any(kind == KNOWLEDGE for _, kind in group))
 
 
@@ -180,6 +185,8 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
         found = check_files(kb, config, rules, group)
         return found, kb.notices[max(seen, notices_before):], os.getpid()
 
+    # a worker writes what it parsed when it is done: written sooner, the shards other workers
+    # look cards up in would fill, and be held whole by each of them
     results = run_tasks(tasks, work, workers=jobs(), parent_works=len(targets) <= PARENT_SHARE_MAX_FILES,
                         in_child=kb.snapshot.after_fork, child_done=kb.flush)
     stamped: list[Stamped] = []

@@ -75,6 +75,8 @@ class Snapshot(ABC):
     root: Path
     #: True when reading goes through the repository's `git cat-file` process (not the file system)
     reads_git = False
+    #: True when paths are `sys.intern`ed, shared with other snapshots of the repository
+    interned = False
 
     def __init__(self, root: Path, exclude: Iterable[str] = ()) -> None:
         self.root = root
@@ -202,6 +204,8 @@ class IndexSnapshot(_GitTreeSnapshot):
 
 class TreeSnapshot(_GitTreeSnapshot):
     """The tree of a commit."""
+
+    interned = True
 
     def __init__(self, repo: git.Repository, rev: str, exclude: Iterable[str] = ()) -> None:
         self.commit = git.resolve(repo, rev)

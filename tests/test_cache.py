@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kbcheck.cache import MAX_PER_SHARD, BlobCache, cache_root, clear_cache
+from kbcheck.cache import LOCK_NAME, MAX_PER_SHARD, BlobCache, cache_root, clear_cache
 
 
 def blob(n: int, prefix: str = "") -> str:
@@ -26,7 +26,8 @@ def git_dir(tmp_path: Path) -> Path:
 
 
 def files_under(path: Path) -> list[Path]:
-    return sorted(p for p in path.rglob("*") if p.is_file())
+    """Every file but the writers' lock files."""
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.name != LOCK_NAME)
 
 
 def test_round_trip_through_disk(git_dir: Path) -> None:
@@ -159,7 +160,7 @@ def _hammer(git_dir: str, worker: int) -> None:
         cache.flush()
 
 
-def test_concurrent_flushes_never_corrupt_a_shard(git_dir: Path) -> None:
+def test_concurrent_flushes_neither_corrupt_nor_lose_entries(git_dir: Path) -> None:
     context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
     workers = [context.Process(target=_hammer, args=(str(git_dir), w)) for w in range(3)]
     for process in workers:
@@ -171,9 +172,10 @@ def test_concurrent_flushes_never_corrupt_a_shard(git_dir: Path) -> None:
     payload = pickle.loads(shard.read_bytes())
     assert payload["magic"] == "kbcheck-blob-cache"
     entries = payload["entries"]
-    assert entries  # a complete shard from some writer, with its entries
     assert all(value[0] == "worker" and len(value) == 200 for value in entries.values())
+    assert len(entries) == 3 * 30 * 20  # the lock: no writer lost another's entries
     assert [p.name for p in files_under(cache_root(git_dir))] == ["dd.pickle"]
+    assert (cache_root(git_dir) / "doc" / LOCK_NAME).is_file()
 
 
 def test_shards_are_bounded(git_dir: Path) -> None:

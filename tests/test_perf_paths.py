@@ -150,7 +150,7 @@ def test_parallel_cold_run_reports_what_one_process_does(git_repo, monkeypatch: 
     assert ("KB004", "2610.99997") in _rules(alone) and ("KB004", "2610.99998") not in _rules(alone)
     assert alone["summary"]["suppressed"] >= 1  # type: ignore[index]
     cache = git_repo.path / ".git" / "kbcheck" / "cache"
-    assert {p.name for p in cache.iterdir()} >= {"summary", "doc"}
+    assert {p.name for p in cache.iterdir()} >= {"card", "refs", "doc"}
     assert not list(cache.rglob("*.tmp"))
 
 

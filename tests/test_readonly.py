@@ -17,6 +17,7 @@ import pytest
 from gitrepo import GitRepo
 from readonly import Guard, changed, find_repository, guard_cli, tree_state
 
+from kbcheck.cache import LOCK_NAME
 from kbcheck.cli import main
 
 CONFIG = '[authors.tom]\nemails = ["tom@example.org"]\nrole = "writer"\n'
@@ -80,7 +81,8 @@ def test_check_writes_only_its_cache_under_the_git_dir(kb: GitRepo) -> None:
     assert run("check", "--all")[0] in (0, 1)
     written = changed(before, tree_state(kb.path))
     assert written and all(p.startswith(".git/kbcheck/cache/") for p in written)
-    assert all(p.endswith(".pickle") for p in written)  # no temporary file left behind
+    # shards and the writers' lock files, no temporary file left behind
+    assert all(p.endswith(".pickle") or p.endswith(f"/{LOCK_NAME}") for p in written)
     assert cache.is_dir()
 
 

@@ -14,6 +14,7 @@ import marshal
 import pickle
 import posixpath
 import re
+import sys
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -78,9 +79,9 @@ class Resolved:
 
 
 _CARD_FIELDS = tuple(f.name for f in dataclasses.fields(Card))
-#: the cache namespace of the small per-blob values (a card's fields, its numbers, a file's refs):
-#: one set of shards, so a cold full run writes few files
-SUMMARIES = "summary"
+#: the cache namespaces of the small per-blob values: a card's fields and numbers (looked up
+#: for every card cited), and a file's refs (read once, for the file itself)
+CARDS, REFS = "card", "refs"
 #: name indexes kept per kind: a digest compares two revisions, a hook follows a third
 _NAME_INDEXES_KEPT = 3
 #: `uncached` looks at this many files before deciding the cache is warm
@@ -193,7 +194,7 @@ class KnowledgeBase:
         Only what a later `text()` would read: files already read, and cards
         whose summary and numbers are cached, are skipped.
         """
-        cache = self._cache(SUMMARIES)
+        cache = self._cache(CARDS)
         wanted: list[str] = []
         for path in dict.fromkeys(paths):
             if path in self._texts or path in self._cards:
@@ -307,7 +308,7 @@ class KnowledgeBase:
         if path not in self._block_refs:
             key = self._refs_key(path)
             blob = self.snapshot.blob_id(path)
-            cache = self._cache(SUMMARIES)
+            cache = self._cache(REFS)
             # taken, not kept, from the loaded shard: a file's refs are asked once per run
             packed = cache.take(blob, key) if cache is not None and blob is not None else None
             value: tuple[tuple[RefTuple, ...], ...] | None = None
@@ -345,12 +346,23 @@ class KnowledgeBase:
         if kind in (PAPER, REPO):
             self._cards.pop(path, None)
 
+    def release_cards(self) -> None:
+        """Forget every card, and every card's text, read so far: a living document of a large
+        knowledge base cites thousands as evidence. Each is read again, from the cache, if asked
+        again; without a cache they are kept (parsing them again would cost more)."""
+        if self._cache_factory is None:
+            return
+        for path in self._cards:
+            if self._texts.get(path) is not None:
+                del self._texts[path]
+        self._cards.clear()
+
     def _refs_key(self, path: str) -> str:
         return f"{self._doc_key}\0{'card' if self.kind_of(path) in (PAPER, REPO) else 'doc'}"
 
     def uncached(self, paths: Iterable[str]) -> list[str]:
         """The paths among these whose refs are not in the cache: what a run would have to parse."""
-        cache = self._cache(SUMMARIES)
+        cache = self._cache(REFS)
         if cache is None:
             return []
         missing: list[str] = []
@@ -386,7 +398,7 @@ class KnowledgeBase:
             kind = self.kind_of(path)
             key = self._card_key(kind)
             blob = self.snapshot.blob_id(path)
-            cache = self._cache(SUMMARIES)
+            cache = self._cache(CARDS)
             card: Card | None = None
             # cached pickled one by one: a full check of 100k cards then holds compact bytes, and
             # unpickles (and releases) each card as its turn comes
@@ -413,7 +425,7 @@ class KnowledgeBase:
         if known is not None:
             return known
         blob = self.snapshot.blob_id(card.path)
-        cache = self._cache(SUMMARIES)
+        cache = self._cache(CARDS)
         key = self._numbers_key(card.kind)
         numbers: frozenset[float] | None = None
         if card.numbers_known or card.number_text:
@@ -451,15 +463,16 @@ class KnowledgeBase:
         recent_slot = hashlib.sha1(f"{self._doc_key}\0{kind}".encode("utf-8", "surrogateescape")).hexdigest()
         slot = hashlib.sha1(f"{self._doc_key}\0{kind}\0{digest}".encode("utf-8", "surrogateescape")).hexdigest()
         cache = self._cache("index")
-        hit = cache.get(slot) if cache is not None else None
+        # taken, not kept, from the loaded shard: 100k names are megabytes, and read once per run
+        hit = cache.take(slot) if cache is not None else None
         if isinstance(hit, bytes):
             try:
                 stored = marshal.loads(hit)
                 if isinstance(stored, dict):
-                    return stored
+                    return self._shared(stored)
             except (ValueError, EOFError, TypeError):
                 pass
-        index = build([p for p in names if self.kind_of(p) == kind])
+        index = self._shared(build([p for p in names if self.kind_of(p) == kind]))
         if cache is not None:
             cache.put(slot, marshal.dumps(index))
             recent = cache.get(recent_slot)
@@ -469,6 +482,13 @@ class KnowledgeBase:
                 cache.drop(old)
             cache.put(recent_slot, kept[:_NAME_INDEXES_KEPT])
         return index
+
+    def _shared(self, index: dict[str, str]) -> dict[str, str]:
+        """The index with its ids and paths shared with the snapshot's and the other revision's
+        (a digest holds two indexes of 100k cards that mostly agree)."""
+        if not self.snapshot.interned:
+            return index
+        return {sys.intern(key): sys.intern(value) for key, value in index.items()}
 
     def paper_index(self) -> dict[str, str]:
         """arXiv id -> paper card path, from file names (no card is opened)."""
