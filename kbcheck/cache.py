@@ -1,7 +1,8 @@
 """Parsed summaries cached by git blob id, so a card is parsed once per content (SPEC section 8).
 
-Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 256 pickle
-shards named by the first two hex digits of the blob id. A shard is loaded
+Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 64 pickle
+shards named by the first six bits of the blob id (`shard_of`): few enough
+that a cold run creates few files, small enough that a hook loads little. A shard is loaded
 the first time one of its blobs is looked up and written back, atomically,
 only when something new was put in it. The cache is best effort: a shard
 that is corrupt, truncated, foreign or from another kbcheck version is
@@ -25,14 +26,19 @@ from pathlib import Path
 from typing import Any
 
 #: bumped when the shard layout changes
-FORMAT = 1
+FORMAT = 2
 #: the file each namespace's writers lock while they merge and write shards
 LOCK_NAME = "lock"
-#: the newest entries kept per shard: 256 shards x 4096 bounds a namespace at ~1M entries
-MAX_PER_SHARD = 4096
+#: the newest entries kept per shard: 64 shards x 16384 bounds a namespace at ~1M entries
+MAX_PER_SHARD = 16384
 _MAGIC = "kbcheck-blob-cache"
 _BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def shard_of(blob_id: str) -> str:
+    """The shard a blob's entries live in: its id's first six bits, as two hex digits (`00`-`3f`)."""
+    return f"{int(blob_id[:2], 16) >> 2:02x}"
 
 
 def cache_root(git_dir: Path) -> Path:
@@ -108,13 +114,13 @@ class BlobCache:
         """The value stored for this content and key, or None."""
         if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
             return None
-        return self._shard(blob_id[:2]).get(self._entry_key(blob_id, key))
+        return self._shard(shard_of(blob_id)).get(self._entry_key(blob_id, key))
 
     def take(self, blob_id: str, key: str = "") -> object | None:
         """Like `get`, but the loaded shard lets go of the value (for what a run reads once)."""
         value = self.get(blob_id, key)
         if value is not None:
-            prefix = blob_id[:2]
+            prefix = shard_of(blob_id)
             entry = self._entry_key(blob_id, key)
             if entry not in self._new.get(prefix, {}):
                 self._shards[prefix].pop(entry, None)
@@ -124,7 +130,7 @@ class BlobCache:
         """Remember a value for this content and key until `flush()` writes it."""
         if self.directory is None or value is None or not _BLOB_ID.fullmatch(blob_id):
             return
-        prefix = blob_id[:2]
+        prefix = shard_of(blob_id)
         entry = self._entry_key(blob_id, key)
         self._shard(prefix)[entry] = value
         self._new.setdefault(prefix, {})[entry] = value
@@ -133,7 +139,7 @@ class BlobCache:
         """Remove an entry, in memory now and on disk at `flush()` (a value superseded for good)."""
         if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
             return
-        prefix = blob_id[:2]
+        prefix = shard_of(blob_id)
         entry = self._entry_key(blob_id, key)
         self._shard(prefix).pop(entry, None)
         self._new.get(prefix, {}).pop(entry, None)

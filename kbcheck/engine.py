@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from kbcheck.cache import shard_of
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
 from kbcheck.config import effective_severity, is_rule_ignored_for
@@ -161,8 +162,12 @@ def _by_shard(kb: KnowledgeBase, items: list[T], path_of: Callable[[T], str]) ->
     """Items grouped by the cache shard of their file's blob: one process writes each shard."""
     groups: dict[str, list[T]] = {}
     for item in items:
-        groups.setdefault((kb.snapshot.blob_id(path_of(item)) or "00")[:2], []).append(item)
+        groups.setdefault(_shard(kb, path_of(item)), []).append(item)
     return list(groups.values())
+
+
+def _shard(kb: KnowledgeBase, path: str) -> str:
+    return shard_of(kb.snapshot.blob_id(path) or "00")
 
 
 def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
@@ -195,7 +200,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
         stamped.extend(found)
         kb.notices.extend(n for n in notices if n not in kb.notices)
         if pid != os.getpid():
-            written_elsewhere.add((kb.snapshot.blob_id(group[0][0]) or "")[:2])
+            written_elsewhere.add(_shard(kb, group[0][0]))
     # a worker wrote these shards: read them anew if this run (a digest) asks for more
     kb.forget_loaded(written_elsewhere)
     return stamped

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kbcheck.cache import LOCK_NAME, MAX_PER_SHARD, BlobCache, cache_root, clear_cache
+from kbcheck.cache import FORMAT, LOCK_NAME, MAX_PER_SHARD, BlobCache, cache_root, clear_cache, shard_of
 
 
 def blob(n: int, prefix: str = "") -> str:
@@ -44,7 +44,12 @@ def test_round_trip_through_disk(git_dir: Path) -> None:
     assert fresh.get(blob(999), "paper") is None
     shards = files_under(cache_root(git_dir))
     assert shards and all(p.parent == cache_root(git_dir) / "card" and p.suffix == ".pickle" for p in shards)
-    assert {p.stem for p in shards} == {b[:2] for b in values}
+    assert {p.stem for p in shards} == {shard_of(b) for b in values}
+
+
+def test_shards_are_the_first_six_bits_of_the_blob_id() -> None:
+    assert [shard_of(p + "0" * 38) for p in ("00", "03", "04", "a9", "aa", "ff")] == ["00", "00", "01", "2a", "2a", "3f"]
+    assert len({shard_of(f"{n:02x}" + "0" * 38) for n in range(256)}) == 64
 
 
 def test_keys_and_namespaces_are_separate(git_dir: Path) -> None:
@@ -80,13 +85,13 @@ def test_entries_of_another_version_are_ignored(git_dir: Path) -> None:
                   "entries": {"x": 1}})[:-7],                                        # truncated
     pickle.dumps(["a", "foreign", "list"]),                                          # foreign shape
     pickle.dumps({"magic": "something-else", "entries": {}}),                         # foreign dict
-    pickle.dumps({"magic": "kbcheck-blob-cache", "format": 1, "version": "1.0", "namespace": "card",
+    pickle.dumps({"magic": "kbcheck-blob-cache", "format": FORMAT, "version": "1.0", "namespace": "card",
                   "entries": {}}),                                                   # another namespace
     b"\x80\x05\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0cno_such_mod\x94\x8c\x01X\x94\x93\x94.",  # missing class
 ])
 def test_corrupt_shard_is_ignored_and_rebuilt(git_dir: Path, content: bytes) -> None:
     blob_id = blob(7)
-    shard = cache_root(git_dir) / "doc" / f"{blob_id[:2]}.pickle"
+    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}.pickle"
     shard.parent.mkdir(parents=True)
     shard.write_bytes(content)
     cache = BlobCache(git_dir, "doc", "1.0")
@@ -98,7 +103,7 @@ def test_corrupt_shard_is_ignored_and_rebuilt(git_dir: Path, content: bytes) -> 
 
 def test_unreadable_shard_is_a_cold_cache(git_dir: Path) -> None:
     blob_id = blob(8)
-    shard = cache_root(git_dir) / "doc" / f"{blob_id[:2]}.pickle"
+    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}.pickle"
     shard.mkdir(parents=True)  # a folder where a shard should be
     cache = BlobCache(git_dir, "doc", "1.0")
     assert cache.get(blob_id) is None
@@ -125,8 +130,8 @@ def test_flush_writes_only_dirty_shards_atomically(git_dir: Path) -> None:
     cache.put(first, 1)
     cache.put(second, 2)
     cache.flush()
-    shard_a = cache_root(git_dir) / "doc" / "aa.pickle"
-    shard_b = cache_root(git_dir) / "doc" / "bb.pickle"
+    shard_a = cache_root(git_dir) / "doc" / f"{shard_of('aa')}.pickle"
+    shard_b = cache_root(git_dir) / "doc" / f"{shard_of('bb')}.pickle"
     os.utime(shard_b, (1, 1))
     reader = BlobCache(git_dir, "doc", "1.0")
     assert reader.get(second) == 2
@@ -135,7 +140,7 @@ def test_flush_writes_only_dirty_shards_atomically(git_dir: Path) -> None:
     assert os.stat(shard_b).st_mtime == 1  # loaded but clean: not rewritten
     assert BlobCache(git_dir, "doc", "1.0").get(blob(3, "aa")) == 3
     assert BlobCache(git_dir, "doc", "1.0").get(first) == 1
-    assert [p.name for p in files_under(cache_root(git_dir))] == ["aa.pickle", "bb.pickle"]  # no temp files
+    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('aa')}.pickle", f"{shard_of('bb')}.pickle"]  # no temp files
     assert shard_a.exists()
 
 
@@ -168,13 +173,13 @@ def test_concurrent_flushes_neither_corrupt_nor_lose_entries(git_dir: Path) -> N
     for process in workers:
         process.join(60)
         assert process.exitcode == 0
-    shard = cache_root(git_dir) / "doc" / "dd.pickle"
+    shard = cache_root(git_dir) / "doc" / f"{shard_of('dd')}.pickle"
     payload = pickle.loads(shard.read_bytes())
     assert payload["magic"] == "kbcheck-blob-cache"
     entries = payload["entries"]
     assert all(value[0] == "worker" and len(value) == 200 for value in entries.values())
     assert len(entries) == 3 * 30 * 20  # the lock: no writer lost another's entries
-    assert [p.name for p in files_under(cache_root(git_dir))] == ["dd.pickle"]
+    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('dd')}.pickle"]
     assert (cache_root(git_dir) / "doc" / LOCK_NAME).is_file()
 
 
