@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import marshal
 import os
 import pickle
 import random
@@ -274,3 +275,29 @@ def test_unstaged_edits_are_read_from_disk(git_repo, monkeypatch: pytest.MonkeyP
     card = next((git_repo.path / "organized" / "paper_cards").glob("1002-*.md"))
     card.write_text(card.read_text(encoding="utf-8").replace('arxiv: "', 'arxiv: ["', 1), encoding="utf-8")
     assert [r for r in _rules(_check(git_repo.path, monkeypatch, "--all")) if r[0] == "KB008"]
+
+
+def _index_entries(root: Path) -> dict[str, bytes]:
+    entries: dict[str, bytes] = {}
+    for shard in (root / ".git" / "kbcheck" / "cache" / "index").glob("*.pickle"):
+        entries.update((k, v) for k, v in pickle.loads(shard.read_bytes())["entries"].items() if isinstance(v, bytes))
+    return entries
+
+
+def test_a_name_index_is_cached_as_the_same_bytes_by_a_digest_and_a_hook(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    # a digest shares path strings between revisions; marshal must not write them as back-references,
+    # which would make every later hook load the index in twice the time
+    _write_kb(git_repo.path, 20)
+    base = git_repo.commit_all("kb")
+    _card(git_repo.path, 5000, "2610.20000", "# 新卡\n\n新方法。")
+    git_repo.commit_all("one more card")
+    monkeypatch.chdir(git_repo.path)
+    assert main(["digest", "--since", base, "--format", "json"], out=io.StringIO(), err=io.StringIO()) == 0
+    by_digest = _index_entries(git_repo.path)
+    main(["cache", "clear"], out=io.StringIO(), err=io.StringIO())
+    _check(git_repo.path, monkeypatch, "--all")
+    by_check = _index_entries(git_repo.path)
+    shared = by_digest.keys() & by_check.keys()
+    assert len(shared) == 1  # the paper index of the head revision (nothing here asks for repo cards)
+    assert all(by_digest[key] == by_check[key] for key in shared)
+    assert any("2610.20000" in marshal.loads(by_check[key]) for key in shared)
