@@ -37,6 +37,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -295,33 +296,21 @@ class Bench:
                       "md = MarkdownIt('commonmark', {'html': True}).enable('table')\n"
                       "for p in sys.argv[1:]:\n    md.parse(open(p, encoding='utf-8').read())\n")
             self.repeat(r, [sys.executable, "-c", script, *docs], root, fast)
-        if r := row("staged-cold"):
-            cmd = self.kbcheck("check", "--staged", "--format", "json")
-            quiet(clear, root, env)
-            if self.probe(r, cmd, root, "json"):
-                self.repeat(r, cmd, root, fast, before=clear)
-        if r := row("staged-warm"):
-            cmd = self.kbcheck("check", "--staged", "--format", "json")
-            if self.probe(r, cmd, root, "json"):
-                self.repeat(r, cmd, root, fast)
-        if r := row("all-cold"):
-            cmd = self.kbcheck("check", "--all", "--format", "json")
-            quiet(clear, root, env)
-            if self.probe(r, cmd, root, "json"):
-                self.repeat(r, cmd, root, slow, before=clear)
-        if r := row("all-warm"):
-            cmd = self.kbcheck("check", "--all", "--format", "json")
-            if self.probe(r, cmd, root, "json"):
-                self.repeat(r, cmd, root, fast)
-        for which, tag in (("small", "bench-since-small"), ("large", "bench-since-large")):
-            cmd = self.kbcheck("digest", "--since", tag, "--format", "json")
-            if r := row(f"digest-{which}-cold"):
+        def cold_and_warm(mode: str, cmd: list[str], cold_runs: int, warm_runs: int) -> None:
+            """The cold rows clear the cache before every run; the warm rows follow them."""
+            if r := row(f"{mode}-cold"):
                 quiet(clear, root, env)
                 if self.probe(r, cmd, root, "json"):
-                    self.repeat(r, cmd, root, slow, before=clear)
-            if r := row(f"digest-{which}-warm"):
+                    self.repeat(r, cmd, root, cold_runs, before=clear)
+            if r := row(f"{mode}-warm"):
                 if self.probe(r, cmd, root, "json"):
-                    self.repeat(r, cmd, root, fast if which == "small" else slow)
+                    self.repeat(r, cmd, root, warm_runs)
+
+        cold_and_warm("staged", self.kbcheck("check", "--staged", "--format", "json"), fast, fast)
+        cold_and_warm("all", self.kbcheck("check", "--all", "--format", "json"), slow, fast)
+        for which, tag in (("small", "bench-since-small"), ("large", "bench-since-large")):
+            cold_and_warm(f"digest-{which}", self.kbcheck("digest", "--since", tag, "--format", "json"),
+                          slow, fast if which == "small" else slow)
         if r := row("markdownlint-cli2"):
             if self.tools.markdownlint is None:
                 r.na = self.tools.notes.get("markdownlint-cli2", "not installed")
@@ -475,7 +464,7 @@ def chart(rows: list[Row], path: Path) -> str:
     return ""
 
 
-def render(data: dict, out: Path, chart_path: Path) -> None:
+def render(data: dict[str, Any], out: Path, chart_path: Path) -> None:
     rows = [Row(r["mode"], r["size"], [Sample(**s) for s in r["samples"]], r.get("na"), r.get("note", ""))
             for r in data["rows"]]
     info = data["machine"]
