@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
 from kbcheck.errors import KbcheckError
@@ -24,8 +24,6 @@ from kbcheck.rules.base import Rule
 if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.sources import Selection
-
-T = TypeVar("T")
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: below this many files to parse, a second process costs more than it saves
@@ -146,24 +144,19 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
 def _tasks(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[list[tuple[str, str]]] | None:
     """The targets grouped for worker processes, or None when one process is the faster way.
 
-    Files are grouped by the first two hex digits of their blob id, which is
-    how cache shards are named: each group's entries are written by the one
-    process that checked it. Groups holding living documents (the heaviest
-    files: every card they cite is read as evidence) come first.
+    Files are grouped by the cache shard of their blob (`shard_of`): each
+    group's entries are written by the one process that checked it. Groups
+    holding living documents (the heaviest files: every card they cite is
+    read as evidence) come first.
     """
-    if jobs() < 2 or not can_fork() or len(targets) < PARALLEL_MIN_FILES:
+    if not can_fork() or len(targets) < PARALLEL_MIN_FILES:
         return None
     if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
         return None  # warm and not large: loading the cache twice costs more than checking in one process
-    return sorted(_by_shard(kb, targets, lambda target: target[0]), key=lambda group: not any(kind == KNOWLEDGE for _, kind in group))
-
-
-def _by_shard(kb: KnowledgeBase, items: list[T], path_of: Callable[[T], str]) -> list[list[T]]:
-    """Items grouped by the cache shard of their file's blob: one process writes each shard."""
-    groups: dict[str, list[T]] = {}
-    for item in items:
-        groups.setdefault(_shard(kb, path_of(item)), []).append(item)
-    return list(groups.values())
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for target in targets:
+        groups.setdefault(_shard(kb, target[0]), []).append(target)
+    return sorted(groups.values(), key=lambda group: not any(kind == KNOWLEDGE for _, kind in group))
 
 
 def _shard(kb: KnowledgeBase, path: str) -> str:
