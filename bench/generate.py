@@ -392,8 +392,7 @@ class _Kb:
 
     def manifest(self, paths: list[str], number: int) -> str:
         rng = random.Random(f"{self.shape.seed}:manifest:{number}")
-        ident = "%08x-%04x-4%03x-a%03x-%012x" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12),
-                                                  rng.getrandbits(12), rng.getrandbits(48))
+        ident = f"{rng.getrandbits(32):08x}-{rng.getrandbits(16):04x}-4{rng.getrandbits(12):03x}-a{rng.getrandbits(12):03x}-{rng.getrandbits(48):012x}"
         items = [{"path": p, "kind": "paper_card" if "paper_cards" in p else "repo_card"} for p in paths]
         return json.dumps({"id": ident, "created": f"2026-10-{self.date:02d}T21:55:00+08:00",
                            "topic": "inference", "items": items}, ensure_ascii=False, indent=2) + "\n"

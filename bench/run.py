@@ -351,7 +351,7 @@ def machine(src: Path = REPO) -> dict[str, str]:
     return {
         "cpu": cpu, "cores": str(os.cpu_count()), "ram": ram, "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(), "kbcheck": version, "git": _version(["git", "--version"]),
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "load": f"{load:.2f}",
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "load": f"{load:.2f}",
     }
 
 

@@ -137,10 +137,10 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
 def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
     from kbcheck.cache import repository_cache
+    from kbcheck.digest.snapshots import tree_snapshot
     from kbcheck.engine import RunOptions, check
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.rules import all_rules
-    from kbcheck.digest.snapshots import tree_snapshot
     from kbcheck.sources import Selection
 
     snapshot = tree_snapshot(repo, sha, config.exclude)

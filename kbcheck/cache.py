@@ -89,7 +89,7 @@ class BlobCache:
         try:
             with open(self._shard_path(prefix), "rb") as handle:
                 payload = pickle.load(handle)
-        except Exception:  # noqa: BLE001 - any broken shard is just a cold cache
+        except Exception:
             return {}
         if (
             not isinstance(payload, dict)
@@ -195,7 +195,7 @@ class BlobCache:
                 pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temp, self._shard_path(prefix))
             return True
-        except Exception:  # noqa: BLE001 - disk full, an unpicklable value: skip this shard
+        except Exception:
             try:
                 os.unlink(temp)
             except OSError:

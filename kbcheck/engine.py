@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
+from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
-from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
@@ -64,13 +64,13 @@ def enabled_rules(config: Config, select: Collection[str] | None) -> list[Rule]:
     ]
 
 
-def _run_rule(rule: Rule, run: Callable[[], Iterable[Problem]], where: str) -> list[Problem]:
+def _run_rule(rule: Rule, run: Callable[..., Iterable[Problem]], args: tuple[object, ...], where: str) -> list[Problem]:
     """A crashing rule becomes one clear error naming the rule and the file (flake8 style)."""
     try:
-        return list(run())
+        return list(run(*args))
     except KbcheckError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a rule bug must not become a traceback
+    except Exception as exc:
         raise KbcheckError(f"rule {rule.id} failed on {where}: {type(exc).__name__}: {exc}") from exc
 
 
@@ -132,7 +132,7 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         for rule in rules:
             check_file = rule.check_file
             if kind in rule.kinds and check_file is not None:
-                found.extend((rule, kind, p) for p in _run_rule(rule, lambda: check_file(file, kb, config), path))
+                found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
         if found:
             stamped.extend(stamp(kb, found))
         kb.release(path)  # a full check holds one file's parse at a time
@@ -212,7 +212,7 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     for rule in rules:
         if rule.check_changes is not None and selection.changes:
             check_changes = rule.check_changes
-            for problem in _run_rule(rule, lambda: check_changes(list(selection.changes), config), "the changed paths"):
+            for problem in _run_rule(rule, check_changes, (list(selection.changes), config), "the changed paths"):
                 changed.append((rule, None, problem))
     stamped.extend(stamp(kb, changed, comments=False))
     return _report(kb, config, selection, options, stamped, len(targets))

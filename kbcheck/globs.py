@@ -10,7 +10,7 @@ from typing import Any
 class GlobSet:
     """A set of gitignore-style patterns; `**` crosses folders."""
 
-    __slots__ = ("patterns", "_spec", "_regexes")
+    __slots__ = ("_regexes", "_spec", "patterns")
 
     def __init__(self, patterns: Iterable[str]) -> None:
         self.patterns = tuple(patterns)

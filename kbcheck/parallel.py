@@ -79,7 +79,7 @@ def _child(tokens: int, tasks: Sequence[T], work: Callable[[T], R], in_child: Ca
         data = pickle.dumps(payload, pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as pipe:
             pipe.write(data)
-    except BaseException:  # noqa: BLE001 - no result: the parent does its tasks itself
+    except BaseException:
         code = 1
     finally:
         os._exit(code)
@@ -130,7 +130,7 @@ def run_tasks(tasks: Sequence[T], work: Callable[[T], R], *, workers: int, paren
         _reap(pid)
         try:
             status, value = pickle.loads(data) if data else ("failed", None)
-        except Exception:  # noqa: BLE001 - a truncated message: the child did not finish
+        except Exception:
             status, value = "failed", None
         if status == "ok" and isinstance(value, dict):
             results.update(value)

@@ -100,6 +100,7 @@ class Snapshot(ABC):
 
     def after_fork(self) -> None:
         """In a forked worker: stop sharing the parent's reading pipes (it reads anew on its own)."""
+        return None  # a snapshot without pipes has nothing to let go
 
     def prepare(self) -> None:
         """Build the lookups every reader needs, once, before work is shared out to forked workers."""

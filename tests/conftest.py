@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gitrepo import GitRepo  # noqa: E402
+from gitrepo import GitRepo
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gitrepo import GitRepo
+
 from kbcheck.cli import main
 
 BASELINE = ".kbcheck/baseline.json"

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from gitrepo import GitRepo
+
 from kbcheck.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,7 +255,8 @@ def test_ci_run_runs_the_readme_test_command() -> None:
 
 
 def fake_python(bin_dir: Path, pytest_status: int) -> Path:
-    """A `python3` whose `-m venv DIR` makes a venv whose pytest exits with `pytest_status`."""
+    """A `python3` whose `-m venv DIR` makes a venv whose pytest exits with `pytest_status`
+    (its lint and type steps pass)."""
     bin_dir.mkdir()
     log = bin_dir / "log"
     script = bin_dir / "python3"
@@ -265,7 +266,7 @@ def fake_python(bin_dir: Path, pytest_status: int) -> Path:
         '[ "$1 $2" = "-m venv" ] || exit 9\n'
         'mkdir -p "$3/bin"\n'
         f'printf \'#!/bin/sh\\necho "pip $*" >> "{log}"\\n\' > "$3/bin/pip"\n'
-        f'printf \'#!/bin/sh\\necho "python $*" >> "{log}"\\nexit {pytest_status}\\n\' > "$3/bin/python"\n'
+        f'printf \'#!/bin/sh\\necho "python $*" >> "{log}"\\n[ "$2" = pytest ] || exit 0\\nexit {pytest_status}\\n\' > "$3/bin/python"\n'
         'chmod +x "$3/bin/pip" "$3/bin/python"\n',
         encoding="utf-8",
     )
@@ -282,7 +283,8 @@ def test_ci_run_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pyte
     assert result.returncode == expected, result.stderr
     calls = log.read_text(encoding="utf-8").splitlines()
     assert calls[0].startswith("python3 -m venv ")
-    assert calls[1:] == ["pip install -e .[test]", "python -m pytest"]
+    assert calls[1:] == ["pip install -e .[test]", "python -m ruff check kbcheck tests bench", "python -m mypy",
+                         "python -m pytest"]
     assert ("collected no tests" in result.stderr) == (pytest_status == 5)
     assert [p for p in tmp_path.iterdir() if p.name != "bin"] == []  # the temporary venv is gone
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gitrepo import isolated_env
 
 import kbcheck.demo as demo
-from gitrepo import isolated_env
 from kbcheck.cli import main
 
 TREND = "同作者教学仓的热度正从推理原理单点迁向全栈课程"

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gitrepo import GitRepo
+
 from kbcheck.cli import main
 
 LIVING = "organized/knowledge/inference.md"
@@ -129,7 +129,7 @@ def test_volatile_only_refresh_of_a_discussed_card(kb: tuple[GitRepo, str]) -> N
 
 
 def test_refresh_that_restates_the_count_in_the_body(kb: tuple[GitRepo, str]) -> None:
-    repo, base = kb
+    repo, _base = kb
     old = card("2610.08815", "SpecBound", body="S2 被引 1,010，OpenAlex 更新 2026-10-01。", s2_citations=1010,
                openalex_updated="2026-10-01")
     repo.commit_files({SPEC: old}, "counts in prose")

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gitrepo import GitRepo
+
 from kbcheck.cli import main
 from kbcheck.config import DEFAULTS, load_config
 

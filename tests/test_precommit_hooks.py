@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from gitrepo import AUTHORS, GitRepo, isolated_env
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -70,7 +70,7 @@ def kb(git_repo: GitRepo) -> GitRepo:
 ])
 def test_commands_that_write_nothing_leave_the_tree_and_git_dir_as_they_were(kb: GitRepo, argv: list[str]) -> None:
     before = state(kb)
-    code, _, err = run(*argv)
+    _code, _, err = run(*argv)
     assert "internal error" not in err
     assert changed(before, state(kb)) == []
 

@@ -241,7 +241,7 @@ def test_select_staged_path_deleted_on_disk_but_staged(git_repo: GitRepo, repo: 
     git_repo.remove("inbox/tom/a.md")
     selection = run_select(repo, "staged", ["inbox/tom/a.md"])
     assert selection.paths == ["inbox/tom/a.md"]
-    with pytest.raises(UsageError, match="path does not exist: inbox/tom/nothing.md"):
+    with pytest.raises(UsageError, match=r"path does not exist: inbox/tom/nothing\.md"):
         run_select(repo, "staged", ["inbox/tom/nothing.md"])
 
 
@@ -368,7 +368,7 @@ def test_select_paths_outside_or_missing(git_repo: GitRepo, repo: git.Repository
     assert str(info.value) == f"path is outside the repository: {outside}"
     with pytest.raises(UsageError, match=r"path is outside the repository: \.\./outside\.md"):
         run_select(repo, paths=["../outside.md"])
-    with pytest.raises(UsageError, match="path does not exist: nope.md"):
+    with pytest.raises(UsageError, match=r"path does not exist: nope\.md"):
         run_select(repo, paths=["nope.md"])
     with pytest.raises(UsageError, match="inside the git directory"):
         run_select(repo, paths=[".git/config"])

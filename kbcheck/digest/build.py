@@ -15,7 +15,6 @@ from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_k
 from kbcheck.digest.items import diff_items, is_own, manifest_items, read_text
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
-from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
 from kbcheck.digest.relation import (
     item_status,
     living_documents,
@@ -24,6 +23,7 @@ from kbcheck.digest.relation import (
     section_count,
     touched_sections,
 )
+from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
 

@@ -93,7 +93,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:
 class _Evidence:
     """Citations of a block or a section, with their distinct cards and the numbers those hold."""
 
-    __slots__ = ("citations", "cards", "only_cards", "numbers")
+    __slots__ = ("cards", "citations", "numbers", "only_cards")
 
     def __init__(self, kb: KnowledgeBase, citations: list[Citation]) -> None:
         self.citations = citations

@@ -105,7 +105,7 @@ def _unpack_card(packed: bytes) -> Card | None:
         if not isinstance(values, tuple) or len(values) != len(_CARD_FIELDS):
             return None
         return Card(*values)
-    except Exception:  # noqa: BLE001 - a broken or foreign entry is a cache miss
+    except Exception:
         return None
 
 
@@ -261,7 +261,7 @@ class KnowledgeBase:
             if isinstance(hit, bytes):
                 try:
                     return pickle.loads(hit)
-                except Exception:  # noqa: BLE001 - a broken entry is a cache miss
+                except Exception:
                     pass
         text = self.text(path)
         if text is None:

@@ -7,16 +7,16 @@ A rule is data in, findings out: it reads the knowledge-base model and yields
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem, Severity
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.model.knowledge_base import KnowledgeBase, KbFile
+    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
     from kbcheck.sources import Change
 
 #: a check over one file of the knowledge base
