@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
+from kbcheck.rules import rule_ids
 
 # a section label a heading may start with: `§6.2`, `6.2`, `六、`
 _LABEL = r"(?:(?:§\s*[\d.一二三四五六七八九十百零〇]+|\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)\s*[、.．:：]?\s*)?"
@@ -122,8 +123,6 @@ class Config:
 
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
-#: the rule ids a configuration may name (kept here so loading a config imports no rule)
-RULE_IDS = tuple(f"KB00{i}" for i in range(1, 10))
 SEVERITIES = ("error", "warning")
 LANGS = ("zh", "en")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
@@ -182,7 +181,7 @@ def is_rule_ignored_for(config: Config, rule_id: str, path: str) -> bool:
     rule_id = rule_id.upper()
     if rule_id in config.ignore:
         return True
-    return any(rule_id in rule_ids and matches((glob,), path) for glob, rule_ids in config.per_file_ignores.items())
+    return any(rule_id in ids and matches((glob,), path) for glob, ids in config.per_file_ignores.items())
 
 
 def effective_severity(config: Config, rule_id: str, default: str) -> str:
@@ -338,8 +337,9 @@ def _rule_id(value: object, key: str, where: str) -> str:
     if not isinstance(value, str):
         _fail(f"{key!r} in {where} must name rule ids such as 'KB005', got {_kind(value)}")
     rule_id = value.strip().upper()
-    if rule_id not in RULE_IDS:
-        _fail(f"unknown rule {value!r} in {key!r} in {where}; {_suggest(rule_id, RULE_IDS, 'rules')}")
+    known = rule_ids()
+    if rule_id not in known:
+        _fail(f"unknown rule {value!r} in {key!r} in {where}; {_suggest(rule_id, known, 'rules')}")
     return rule_id
 
 
