@@ -9,6 +9,10 @@ GitHub repo, a card path or an `owner/repo` that names a repo card.
 a living document. A trend line with no source cannot be re-checked when the
 field moves, and it is often a summary of a brief that nobody can find again.
 
+**What it reads.** The living document's sections (their role comes from
+the heading patterns), its blocks (list items with their nesting, table
+rows) and the citations resolved in each block.
+
 **Fires:**
 
     ### §6.2 趋势

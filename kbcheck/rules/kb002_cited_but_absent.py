@@ -10,6 +10,9 @@ this "引用挂账、无条目" (cited, no entry).
 never kept: the paper was judged worth citing, but nobody wrote down what it
 says or where it fits. These are the highest-value gaps to fill.
 
+**What it reads.** The document's mentions: for each id, where it appears
+in the reference section and where in the body (`model/mentions.py`).
+
 **Fires:**
 
     ## §七 引用列表

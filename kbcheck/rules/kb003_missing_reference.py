@@ -9,6 +9,9 @@ its first mention. Documents without a reference section are not checked.
 KB002) know what a document rests on; an id that only lives in the prose is
 invisible to them.
 
+**What it reads.** The same mentions as KB002, and whether the document
+has a reference section at all.
+
 **Fires:**
 
     ### §3.5 RL rollout

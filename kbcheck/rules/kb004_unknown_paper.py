@@ -10,6 +10,9 @@ elsewhere.
 for `2610.02076`), a paper nobody collected yet, or a fabricated id. In a
 brief written by an agent the last is common enough to stop the commit.
 
+**What it reads.** The citations resolved in each block of the file and
+the index of paper-card ids of the whole knowledge base.
+
 **Fires:** `结论见 arXiv:2610.02067` when only `…-2610-02076.md` exists.
 
 **Passes:** `结论见 arXiv:2610.02076` with

@@ -13,6 +13,10 @@ claims.
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
 "common knowledge".
 
+**What it reads.** The claim numbers of each block, their evidence (the
+citations of the block and of its section) and the numbers written in the
+cited cards (`model/evidence.py`).
+
 **Fires:**
 
     ### §4.1 投机解码

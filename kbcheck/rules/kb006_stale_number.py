@@ -12,6 +12,9 @@ A number reported here is not also reported by KB005.
 living document that still says `243⭐` after the card was refreshed to 245
 misleads readers, and the fix is mechanical.
 
+**What it reads.** The same claim numbers and evidence as KB005, and the
+current field values of the one cited card.
+
 **Fires:** `recursive-oss/rec：本轮复采 243⭐ / 周增 +14` when
 `organized/repo_cards/4572-recursive-oss-rec.md` says `stars: 245`.
 

@@ -16,6 +16,9 @@ writer that edits a living document or another writer's inbox bypasses
 review, and a refresh script with the wrong identity can rewrite hundreds
 of cards in one commit.
 
+**What it reads.** The changed paths of the run, each with its author,
+and `[roles]` / `[authors]` of the configuration; no file content.
+
 **Fires:** with
 
     [authors.tom]

@@ -17,6 +17,9 @@ in the file name, and must be quoted otherwise.
 and citations against; a card that does not parse silently drops out of the
 knowledge base.
 
+**What it reads.** The parsed card: its frontmatter and the problems met
+while parsing it (`model/cards.py`).
+
 **Fires:**
 
     ---

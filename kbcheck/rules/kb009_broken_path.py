@@ -11,6 +11,9 @@ web links are not paths.
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
 
+**What it reads.** The file's relative links and knowledge-base paths,
+resolved against the checked tree.
+
 **Fires:** `见 organized/paper_cards/1695-2610-02067.md` when no such file exists.
 
 **Passes:** `见 organized/paper_cards/1695-2610-02076.md` when it does.
