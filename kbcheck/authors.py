@@ -1,4 +1,4 @@
-"""Who is writing, and where they may write (SPEC section 5).
+"""Who is writing, and where they may write (`docs/configuration.md`).
 
 An author is a slug under `[authors]` with emails and a role; a role is a
 list of gitignore-style globs in which `{author}` stands for the slug.

@@ -1,4 +1,4 @@
-"""Parsed summaries cached by git blob id, so a card is parsed once per content (SPEC section 8).
+"""Parsed summaries cached by git blob id, so a card is parsed once per content.
 
 Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 64 pickle
 shards named by the first six bits of the blob id (`shard_of`): few enough

@@ -1,4 +1,4 @@
-"""Find, load, validate and default the configuration (SPEC section 6).
+"""Find, load, validate and default the configuration (`docs/configuration.md`).
 
 Defaults, then `.kbcheck.toml` (or `[tool.kbcheck]` in `pyproject.toml`),
 merged as plain dicts, then validated in one place into one frozen `Config`

@@ -45,7 +45,7 @@ class Finding:
     file_level: bool = False
 
     def to_json(self) -> dict[str, object]:
-        """The SPEC's JSON shape of one finding."""
+        """The JSON shape of one finding (`docs/output.md`)."""
         return {
             "rule": self.rule,
             "name": self.name,

@@ -1,4 +1,4 @@
-"""Which files a run looks at, and where their content comes from (SPEC section 3).
+"""Which files a run looks at, and where their content comes from.
 
 A `Snapshot` is the knowledge base at one point: the working tree, the index
 or a commit. A `Selection` is a snapshot plus the files to report on, the
@@ -445,7 +445,7 @@ def select(
     rev: str | None,
     cli_author: str | None,
 ) -> Selection:
-    """Build the selection for a `check` run (SPEC section 3).
+    """Build the selection for a `check` run.
 
     - `staged`: content from the index; reports on the staged added, modified
       and renamed files (deleted ones appear only in `changes`); with paths,

@@ -1,4 +1,4 @@
-"""The read-only promise (SPEC section 8) as a guard around every CLI command a test runs.
+"""The read-only promise (`docs/architecture.md`) as a guard around every CLI command a test runs.
 
 `guard_cli` wraps each `cmd_*` handler of `kbcheck.cli` (looked up by name
 when `main` builds its parser, so tests that imported `main` are covered too).

@@ -1,7 +1,7 @@
-"""Acceptance: the situation of the shared sample brief, re-created, and the brief itself.
+"""Acceptance: the situation of the sample brief, re-created, and the brief itself.
 
 `tests/fixtures/sample_brief_kb/` is the knowledge base the sample brief
-(`sample-brief.zh.md` in the shared folder beside the repository) was written
+(`tests/fixtures/sample-brief.zh.md`, a hand-written brief) was written
 against: the living document `organized/knowledge/inference.md` with the gaps
 the brief lists under its warnings, and the cards it cites holding the values
 it states. The brief's own text is copied in at test time.
@@ -22,7 +22,7 @@ from kbcheck.model.document import HeadingPatterns, parse_document
 
 HERE = Path(__file__).resolve().parent
 KB = HERE / "fixtures" / "sample_brief_kb"
-SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "sample-brief.zh.md"
+SAMPLE = HERE / "fixtures" / "sample-brief.zh.md"
 LIVING = "organized/knowledge/inference.md"
 TOM = "inbox/tom/2026-10-29-inference-e1prep.md"
 JAY = "inbox/jay/2026-10-29-1105-engineering-brief.md"
@@ -38,8 +38,6 @@ def knowledge_base() -> dict[str, str | bytes]:
 
 
 def sample_brief() -> str:
-    if not SAMPLE.is_file():
-        pytest.skip("the shared sample brief (../shared/sample-brief.zh.md) is not beside this repository")
     return SAMPLE.read_text(encoding="utf-8")
 
 

@@ -1,4 +1,4 @@
-"""Paper and repo cards: frontmatter read safely, checked and summarised (SPEC section 1, KB008)."""
+"""Paper and repo cards: frontmatter read safely, checked and summarised (KB008 in `docs/rules.md`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The digest re-creates the eight items of the hand-written sample brief (`shared/sample-brief.zh.md`).
+"""The digest re-creates the eight items of the hand-written sample brief (`tests/fixtures/sample-brief.zh.md`).
 
 A scripted history: a base commit holding the living document and the older
 cards, then a commit with the eight changes the sample brief consumed. The
@@ -341,10 +341,8 @@ def test_language_defaults_to_the_config(sample: tuple[GitRepo, str, str]) -> No
 
 
 def test_sample_brief_is_present_for_reference() -> None:
-    """The shape above comes from the shared sample brief; keep an eye on its headings."""
-    shared = Path(__file__).resolve().parents[1].parent / "shared" / "sample-brief.zh.md"
-    if not shared.is_file():
-        pytest.skip("shared/sample-brief.zh.md is not beside the repository")
-    text = shared.read_text(encoding="utf-8")
+    """The shape above comes from the sample brief; keep an eye on its headings."""
+    sample = Path(__file__).resolve().parent / "fixtures" / "sample-brief.zh.md"
+    text = sample.read_text(encoding="utf-8")
     for label in ("增量条数：", "来源", "要点", "值得警惕之处", "复查项", "值得警惕的矛盾 / 待核实清单", "可引用的 arXiv 号列表", "证据边界"):
         assert label in text

@@ -1,4 +1,4 @@
-"""Living document structure (SPEC section 1): sections, labels, roles, blocks, directives."""
+"""Living document structure (`docs/rules.md`): sections, labels, roles, blocks, directives."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile input, as a table: each row is a case and the outcome kbcheck promises for it.
 
 kbcheck runs on every writer's commit and in every CI job, so bad input must
-end in one of three ways (SPEC section 8), never in a traceback, a hang or a
+end in one of three ways (`docs/architecture.md`), never in a traceback, a hang or a
 changed file:
 
 - findings: the problem is reported where it is (rule, path, line, column, subject);

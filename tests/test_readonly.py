@@ -1,4 +1,4 @@
-"""The read-only promise (SPEC section 8): kbcheck never changes a checked file.
+"""The read-only promise (`docs/architecture.md`): kbcheck never changes a checked file.
 
 Only `baseline update`, `init`, `digest --output` and the cache under the git
 dir write, and each writes atomically (a temporary file, then a rename). The

@@ -1,4 +1,4 @@
-"""The digest brief (SPEC section 4): what changed since the baseline, and what it is worth.
+"""The digest brief (`docs/output.md`): what changed since the baseline, and what it is worth.
 
 `run_digest` is what `kbcheck digest` calls. Every check of the command line
 (revisions, baseline, manifest, output folder) happens before anything is

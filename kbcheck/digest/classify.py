@@ -1,4 +1,4 @@
-"""Increment, review or living-doc: the table of SPEC section 4, first row that fits.
+"""Increment, review or living-doc: the first row of this table that fits.
 
 | situation                                              | class      |
 |--------------------------------------------------------|------------|

@@ -127,7 +127,7 @@ class Item:
     status: ItemStatus | None = None
     #: card cautions (abstract only, few citations, mismatched counts, refresh not new)
     cautions: list[str] = field(default_factory=list)
-    #: the cautions, then the section 2 findings that concern the item
+    #: the cautions, then the rule findings that concern the item
     warnings: list[str] = field(default_factory=list)
 
     @property

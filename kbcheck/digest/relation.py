@@ -1,7 +1,7 @@
 """Where the living documents stand on each id, and what a living-document change touched.
 
 Status is read from the living documents at the head revision and summed
-over all of them (SPEC section 4). With several living documents, section
+over all of them. With several living documents, section
 names carry the document's file name (`inference §3.5`), since `§3.5` alone
 would be ambiguous.
 """

@@ -1,4 +1,4 @@
-"""`kbcheck digest --format json`: exactly the shape of SPEC section 4, plus the evidence boundary."""
+"""`kbcheck digest --format json`: the shape of `docs/output.md` (`docs/schemas/digest.schema.json`)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,8 @@ def item_json(item: Item) -> dict[str, Any]:
 def digest_json(digest: Digest) -> dict[str, Any]:
     """The digest as plain data.
 
-    `boundary` is an addition to the SPEC's shape (the markdown's evidence
-    boundary): the range with dates, the manifest if any, and for every path
-    asked for whether it was consumed.
+    `boundary` is the markdown's evidence boundary: the range with dates,
+    the manifest if any, and for every path asked for whether it was consumed.
     """
     consumed = [entry for entry in digest.boundary if entry.consumed]
     return {

@@ -1,4 +1,4 @@
-"""Claim numbers: numbers attached to a unit or claim word (SPEC section 1).
+"""Claim numbers: numbers attached to a unit or claim word (see KB005 in `docs/rules.md`).
 
 `1771⭐`, `被引 19`, `周增 +26`, `2.7x`, `350ms`, `45%` are claims; dates,
 versions, ids, section labels, ordinals and counts of things (`4 条`) are

@@ -596,7 +596,7 @@ class KnowledgeBase:
                     if form == "link" and value.split("/", 1)[0] in self.roots and (
                         target is None or not self.snapshot.exists(target)
                     ):
-                        # a linked knowledge-base path (`organized/...`) cites like a bare one (SPEC 1)
+                        # a linked knowledge-base path (`organized/...`) cites like a bare one
                         target = self.resolve_path("", value, "text")
                     if target is None or not self.snapshot.exists(target):
                         resolved.broken_paths.append(BrokenPath(line, column, value, target))
