@@ -13,10 +13,10 @@ says or where it fits. These are the highest-value gaps to fill.
 **What it reads.** The document's mentions: for each id, where it appears
 in the reference section and where in the body (`model/mentions.py`).
 
-**Fires:**
+**Fires:** no section above the list mentions the paper.
 
     ## §七 引用列表
-    - arXiv:2610.02076 — LLM-as-Jev      ← no section above mentions it
+    - arXiv:2610.02076 — LLM-as-Jev
 
 **Passes:**
 

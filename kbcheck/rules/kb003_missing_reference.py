@@ -19,7 +19,13 @@ has a reference section at all.
     ## §七 引用列表
     - arXiv:2610.02076
 
-**Passes:** the same, with `- arXiv:2610.11959 — MiMo-V2.6` added under §七.
+**Passes:** the same, with the id added under §七.
+
+    ### §3.5 RL rollout
+    - MiMo-V2.6 的统一轨迹表示（arXiv:2610.11959）
+    ## §七 引用列表
+    - arXiv:2610.02076
+    - arXiv:2610.11959 — MiMo-V2.6
 
 **How to fix.** Add the id to the reference list.
 

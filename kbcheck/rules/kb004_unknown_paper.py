@@ -13,10 +13,21 @@ brief written by an agent the last is common enough to stop the commit.
 **What it reads.** The citations resolved in each block of the file and
 the index of paper-card ids of the whole knowledge base.
 
-**Fires:** `结论见 arXiv:2610.02067` when only `…-2610-02076.md` exists.
+**Given:** the card `organized/paper_cards/1695-2610-02076.md`:
 
-**Passes:** `结论见 arXiv:2610.02076` with
-`organized/paper_cards/1695-2610-02076.md` in the knowledge base.
+    ---
+    arxiv: "2610.02076"
+    title: "LLM-as-Jev"
+    ---
+    用 token 概率直接读出决策。
+
+**Fires:** a typo; the message suggests 2610.02076.
+
+    结论见 arXiv:2610.02067
+
+**Passes:**
+
+    结论见 arXiv:2610.02076
 
 **How to fix.** Correct the id, or collect the paper as a card first.
 

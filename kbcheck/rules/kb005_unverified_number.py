@@ -17,18 +17,24 @@ trace back to a paper, repo or card cannot be re-checked and quietly becomes
 citations of the block and of its section) and the numbers written in the
 cited cards (`model/evidence.py`).
 
+**Given:** the card `organized/paper_cards/1802-2610-04418.md`:
+
+    ---
+    arxiv: "2610.04418"
+    title: "EAGLE at long context"
+    ---
+    长上下文下提速 2.7x。
+
 **Fires:**
 
     ### §4.1 投机解码
     - EAGLE 类方法在长上下文下提速 2.7x
 
-**Passes:**
+**Passes:** the cited card holds 2.7 (a source that is not a card, such as a
+DOI or a GitHub repo without a card, passes too).
 
     ### §4.1 投机解码
     - EAGLE 类方法在长上下文下提速 2.7x（arXiv:2610.04418）
-
-(when the card of 2610.04418 mentions 2.7, or when the cited source is not a
-card, such as a DOI or a GitHub repo without a card).
 
 **How to fix.** Cite the source in the block or its section, or correct the
 number to what the cited card says. If the number is honestly unverified,

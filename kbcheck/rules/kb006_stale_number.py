@@ -15,11 +15,29 @@ misleads readers, and the fix is mechanical.
 **What it reads.** The same claim numbers and evidence as KB005, and the
 current field values of the one cited card.
 
-**Fires:** `recursive-oss/rec：本轮复采 243⭐ / 周增 +14` when
-`organized/repo_cards/4572-recursive-oss-rec.md` says `stars: 245`.
+**Given:** the card `organized/repo_cards/4572-recursive-oss-rec.md`:
 
-**Passes:** the same line saying `245⭐`; or a number inside quotes
-(`"243⭐"` reports what another document said); or a block marked `待核`.
+    ---
+    repo: recursive-oss/rec
+    stars: 245
+    ---
+    递归推理的开源实现。
+
+**Fires:**
+
+    - recursive-oss/rec：本轮复采 243⭐
+
+**Passes:** the same line with the card's value,
+
+    - recursive-oss/rec：本轮复采 245⭐
+
+or a number inside quotes (it reports what another document said),
+
+    - recursive-oss/rec：旧简报写的是 "243⭐"
+
+or a block marked as unverified:
+
+    - recursive-oss/rec：本轮复采 243⭐（待核）
 
 **How to fix.** Update the number to the card's value (the digest lists
 these as "stale numbers to update").

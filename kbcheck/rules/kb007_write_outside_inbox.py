@@ -19,17 +19,24 @@ of cards in one commit.
 **What it reads.** The changed paths of the run, each with its author,
 and `[roles]` / `[authors]` of the configuration; no file content.
 
-**Fires:** with
+**Given:** `.kbcheck.toml`:
 
     [authors.tom]
     emails = ["tom@example.org"]
     role = "writer"            # writer = ["inbox/{author}/**"]
 
-tom stages `inbox/jay/2026-10-29-brief.md`, or renames
-`inbox/tom/draft.md` to `organized/guides/draft.md` (the new side is outside).
+**Fires:** tom stages `inbox/jay/2026-10-29-brief.md`:
 
-**Passes:** tom stages `inbox/tom/2026-10-29-brief.md`; a `maintainer`
-(`["**"]`) changes anything.
+    # jay 的简报
+
+(and when tom renames `inbox/tom/draft.md` to `organized/guides/draft.md`:
+the new side is outside).
+
+**Passes:** tom stages `inbox/tom/2026-10-29-brief.md`:
+
+    # tom 的简报
+
+(and a `maintainer`, whose role is `["**"]`, may change anything).
 
 **How to fix.** Unstage the path (`git restore --staged PATH`) and hand the
 material to a maintainer, or commit as the right author; if the author is

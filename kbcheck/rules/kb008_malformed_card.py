@@ -20,14 +20,19 @@ knowledge base.
 **What it reads.** The parsed card: its frontmatter and the problems met
 while parsing it (`model/cards.py`).
 
-**Fires:**
+**Fires:** `organized/paper_cards/1695-2610-02076.md` says
 
     ---
-    arxiv: "2610.02077"      # file is 1695-2610-02076.md
+    arxiv: "2610.02077"
     title: LLM-as-Jev
     ---
 
-**Passes:** the same with `arxiv: "2610.02076"`.
+**Passes:** `organized/paper_cards/1695-2610-02076.md` says
+
+    ---
+    arxiv: "2610.02076"
+    title: LLM-as-Jev
+    ---
 
 **How to fix.** Repair the YAML (quote strings with `:`), add the field, or
 rename the file to match its id.

@@ -14,9 +14,21 @@ evidence; a renamed or mistyped card path breaks the chain silently.
 **What it reads.** The file's relative links and knowledge-base paths,
 resolved against the checked tree.
 
-**Fires:** `见 organized/paper_cards/1695-2610-02067.md` when no such file exists.
+**Given:** the card `organized/paper_cards/1695-2610-02076.md`:
 
-**Passes:** `见 organized/paper_cards/1695-2610-02076.md` when it does.
+    ---
+    arxiv: "2610.02076"
+    title: "LLM-as-Jev"
+    ---
+    用 token 概率直接读出决策。
+
+**Fires:**
+
+    见 organized/paper_cards/1695-2610-02067.md
+
+**Passes:**
+
+    见 organized/paper_cards/1695-2610-02076.md
 
 **How to fix.** Correct the path, or restore the file it pointed to.
 
