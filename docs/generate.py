@@ -80,7 +80,8 @@ def _looks_at(rule: Rule) -> str:
     if rule.check_changes is not None:
         return "changed paths"
     order = list(KIND_NAMES)
-    return ", ".join(KIND_NAMES[k] for k in sorted(rule.kinds, key=order.index))
+    known = sorted((k for k in rule.kinds if k in KIND_NAMES), key=order.index)
+    return ", ".join([KIND_NAMES[k] for k in known] + sorted(k for k in rule.kinds if k not in KIND_NAMES))
 
 
 # -- configuration.md -----------------------------------------------------------------------------
