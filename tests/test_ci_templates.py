@@ -283,7 +283,7 @@ def test_ci_run_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pyte
     assert result.returncode == expected, result.stderr
     calls = log.read_text(encoding="utf-8").splitlines()
     assert calls[0].startswith("python3 -m venv ")
-    assert calls[1:] == ["pip install -e .[test]", "python -m ruff check kbcheck tests bench", "python -m mypy",
+    assert calls[1:] == ["pip install -e .[test]", "python -m ruff check", "python -m mypy",
                          "python -m pytest"]
     assert ("collected no tests" in result.stderr) == (pytest_status == 5)
     assert [p for p in tmp_path.iterdir() if p.name != "bin"] == []  # the temporary venv is gone
