@@ -23,9 +23,9 @@ from kbcheck.digest.relation import (
     section_count,
     touched_sections,
 )
-from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.snapshots import missing_blobs, tree_snapshot
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
