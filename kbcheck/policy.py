@@ -16,18 +16,20 @@ from pathlib import Path
 from kbcheck import git
 from kbcheck.config import CONFIG_FILE, PYPROJECT, Config, config_from_bytes
 from kbcheck.errors import ConfigError
+from kbcheck.snapshots import missing_blobs
 
 
 def _file_at(repo: git.Repository, rev: str, path: str) -> bytes | None:
-    """A regular file's bytes at commit `rev`, None when it has none there."""
+    """A regular file's bytes at commit `rev`, None when it has none there (or a partial clone lacks it)."""
     _, out = git.run(repo, "ls-tree", "-z", rev, "--", path)
     for record in out.split(b"\0"):
         meta, _, name = record.partition(b"\t")
         fields = meta.split()
         if len(fields) == 3 and name.decode("utf-8", "surrogateescape") == path:
-            if fields[0].decode() not in git.REGULAR_MODES:
+            blob = fields[2].decode()
+            if fields[0].decode() not in git.REGULAR_MODES or blob in missing_blobs(repo, [rev]):
                 return None
-            return git.read_blobs(repo, [fields[2].decode()]).get(fields[2].decode())
+            return git.read_blobs(repo, [blob]).get(blob)
     return None
 
 
