@@ -20,8 +20,11 @@ from kbcheck.snapshots import missing_blobs
 
 
 def _file_at(repo: git.Repository, rev: str, path: str) -> bytes | None:
-    """A regular file's bytes at commit `rev`, None when it has none there (or a partial clone lacks it)."""
-    _, out = git.run(repo, "ls-tree", "-z", rev, "--", path)
+    """A regular file's bytes at commit `rev`, None when it has none there (or a partial clone lacks it).
+
+    One `git ls-tree` (its mode and blob id), then the blob through the running `cat-file`.
+    """
+    _, out = git.run(repo, "ls-tree", "-z", f"{rev}^{{commit}}", "--", path)
     for record in out.split(b"\0"):
         meta, _, name = record.partition(b"\t")
         fields = meta.split()
@@ -49,7 +52,6 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
     `config_file`, when it names a file inside the repository, is read at
     `rev`; one outside the repository is the operator's own and read as is.
     """
-    sha = git.resolve(repo, rev)
     if config_file is not None:
         path = Path(config_file).resolve()
         try:
@@ -57,14 +59,14 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
         except ValueError:
             from_disk = _read_outside(path, config_file)
             return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT)
-        data = _file_at(repo, sha, rel)
+        data = _file_at(repo, rev, rel)
         if data is None:
             raise ConfigError(f"config file {rel!r} does not exist at {rev}, the trusted side of this change")
         return config_from_bytes(data, rel, pyproject=path.name == PYPROJECT)
-    data = _file_at(repo, sha, CONFIG_FILE)
+    data = _file_at(repo, rev, CONFIG_FILE)
     if data is not None:
         return config_from_bytes(data, CONFIG_FILE)
-    data = _file_at(repo, sha, PYPROJECT)
+    data = _file_at(repo, rev, PYPROJECT)
     if data is not None:
         return config_from_bytes(data, PYPROJECT, pyproject=True)
     return Config()
