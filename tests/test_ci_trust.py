@@ -157,3 +157,12 @@ def test_a_long_digest_is_cut_on_a_character_boundary_and_says_so(tmp_path: Path
 def test_a_short_digest_is_written_whole(tmp_path: Path) -> None:
     digest = "# 摘要\n\n- 一条增量。\n".encode()
     assert run_summary(tmp_path, digest) == digest
+
+
+def test_code_scanning_gets_every_finding_on_pull_requests_too() -> None:
+    """Code scanning compares a pull request's analysis with the base branch's: one holding only
+    the added lines' findings would show every older alert as fixed."""
+    check = load(WORKFLOW)["jobs"]["check"]
+    sarif = next(str(step["run"]) for step in check["steps"] if step.get("name") == "Write SARIF for code scanning")
+    assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --filter all --format sarif > kbcheck.sarif' in sarif
+    assert "kbcheck check --all --format sarif > kbcheck.sarif" in sarif
