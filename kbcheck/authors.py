@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kbcheck.config import identity_key
+from kbcheck.errors import UsageError
 from kbcheck.git import Repository, config_value
 from kbcheck.globs import matches
 
@@ -135,6 +136,8 @@ def judged_as(repo: Repository, policy: Config, selection: Selection, *,
       login, a name the writer cannot choose;
     - a commit: the author whose `emails` holds the e-mail the commit records.
     """
+    if actor is not None and not actor.strip():
+        raise UsageError("--actor is empty: give the login of the pull request's author")
     if not selection.changes:
         return selection
     if selection.mode == "staged":

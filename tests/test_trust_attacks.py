@@ -301,6 +301,14 @@ def test_actor_needs_a_range(git_repo: GitRepo) -> None:
     assert "--actor judges the net change of a range: give it with --diff REV" in result.stderr
 
 
+def test_an_empty_actor_is_a_usage_error(git_repo: GitRepo) -> None:
+    """An unset forge variable must not turn into "nobody" silently."""
+    make_kb(git_repo, POLICY_WITH_LOGINS)
+    result = kbcheck(git_repo, "check", "--diff", "main", "--actor", " ")
+    assert result.returncode == 2
+    assert result.stderr == "kbcheck: error: --actor is empty: give the login of the pull request's author\n"
+
+
 def test_a_long_s_is_not_an_s(git_repo: GitRepo) -> None:
     """`ſam@example.org` case-folds to `sam@example.org`, the maintainer's address: it must not be his."""
     make_kb(git_repo)
