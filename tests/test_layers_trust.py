@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ["kbcheck.git", "kbcheck.snapshots", "kbcheck.sources", "kbcheck.authors", "kbcheck.policy",
+MODULES = ["kbcheck.git", "kbcheck.snapshots", "kbcheck.sources", "kbcheck.authors", "kbcheck.policy", "kbcheck.digest.build",
            "kbcheck.baseline", "kbcheck.rules.kb007_write_outside_inbox"]
 
 
