@@ -15,11 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from kbcheck import git
+from kbcheck.cache import repository_cache
+from kbcheck.engine import RunOptions, check
 from kbcheck.errors import GitError, KbcheckError
+from kbcheck.git import Repository
+from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.rules import all_rules
+from kbcheck.snapshots import tree_snapshot
+from kbcheck.sources import Selection
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.git import Repository
 
 #: the keys a baseline file must have, and nothing else is required
 _KEYS = ("commit", "date", "fingerprints")
@@ -107,8 +114,6 @@ def read_baseline(repo: Repository, config: Config, *, required: bool = False) -
 
 def has_unstaged_changes(repo: Repository, rel: str) -> bool:
     """True when the working-tree file differs from its staged version (a tracked file only)."""
-    from kbcheck import git
-
     status, _ = git.run(repo, "diff", "--quiet", "--no-ext-diff", "--", f":(literal){rel}", check=False)
     if status not in (0, 1):
         raise GitError(f"git diff failed on {rel}")
@@ -136,13 +141,6 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
 
 def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
-    from kbcheck.cache import repository_cache
-    from kbcheck.digest.snapshots import tree_snapshot
-    from kbcheck.engine import RunOptions, check
-    from kbcheck.model.knowledge_base import KnowledgeBase
-    from kbcheck.rules import all_rules
-    from kbcheck.sources import Selection
-
     snapshot = tree_snapshot(repo, sha, config.exclude)
     kb = KnowledgeBase(snapshot, config, repository_cache(repo))
     selection = Selection(snapshot, snapshot.paths(), [], None, "all")
@@ -154,8 +152,6 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
 
 def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
     """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
-    from kbcheck import git
-
     sha = git.resolve(repo, rev or "HEAD")
     baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
     text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
@@ -167,8 +163,6 @@ def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> 
 
 
 def in_local_history(repo: Repository, sha: str) -> bool:
-    from kbcheck import git
-
     status, _ = git.run(repo, "cat-file", "-e", f"{sha}^{{commit}}", check=False)
     return status == 0
 

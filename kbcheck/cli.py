@@ -8,6 +8,7 @@ on stderr. Heavy modules are imported inside the commands that need them.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -57,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--select", metavar="RULES", help="run only these rules, comma-separated (e.g. KB007)")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
     check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
+    check.add_argument("--actor", metavar="LOGIN",
+                       help="with --diff: judge the net change as the author whose logins hold LOGIN "
+                       "(the pull request's author, as the forge says)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     check.set_defaults(handler=cmd_check)
 
@@ -124,6 +128,17 @@ def one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
+def discard_output(stream: TextIO) -> None:
+    """After the reader of `stream` went away: send what is still buffered to nowhere, so the
+    interpreter's last flush does not fail and replace the exit status (as the Python docs advise)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a file descriptor (a test's buffer): nothing will flush it at exit
+
+
 def _notice(lines: Sequence[str], err: TextIO) -> None:
     for line in lines:
         print(f"kbcheck: {one_line(line)}", file=err)
@@ -131,9 +146,11 @@ def _notice(lines: Sequence[str], err: TextIO) -> None:
 
 # -- commands -------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.authors import judged_as
     from kbcheck.baseline import accepted_fingerprints
     from kbcheck.engine import RunOptions, check
     from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.policy import trusted_config
     from kbcheck.reporters import render
     from kbcheck.rules import all_rules
     from kbcheck.sources import select
@@ -144,18 +161,24 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     select_rules = _select(args.select)
     repo = _repository()
     config = _config(repo, args.config)
-    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, cli_author=args.author)
+    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, net=args.actor is not None)
+    policy = trusted_config(repo, config, selection.base, args.config)
+    selection = judged_as(repo, policy, selection, cli_author=args.author, actor=args.actor)
     filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
     accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
-    report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
+    options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy)
+    report = check(kb, config, selection, options)
     kb.flush()
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    render(args.format, report, all_rules(), out, color=color)
-    if report.errors or (args.strict and report.warnings):
-        return 1
-    return 0
+    status = 1 if report.errors or (args.strict and report.warnings) else 0
+    try:
+        render(args.format, report, all_rules(), out, color=color)
+        out.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): the findings still decide the status
+        discard_output(out)
+    return status
 
 
 def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
@@ -259,15 +282,18 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return 2
     try:
-        return int(args.handler(args, out, err))
+        status = int(args.handler(args, out, err))
+        out.flush()
+        return status
     except KbcheckError as exc:
         print(f"kbcheck: error: {one_line(str(exc))}", file=err)
         return exc.exit_code
     except KeyboardInterrupt:
         print("kbcheck: interrupted", file=err)
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # output cut short before the command knew its status
+        discard_output(out)
+        return 1
     except Exception as exc:
         if os.environ.get("KBCHECK_DEBUG"):
             raise

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import tempfile
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,11 +70,28 @@ DEFAULTS: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Author:
-    """A configured writer: its slug, the emails it commits with, its role."""
+    """A configured writer: its slug, the e-mails it commits with, its role, its forge logins.
+
+    E-mails and logins are kept as `identity_key` gives them.
+    """
 
     slug: str
     emails: tuple[str, ...]
     role: str
+    logins: tuple[str, ...] = ()
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def identity_key(text: str) -> str:
+    """An e-mail or login as compared: stripped, Unicode NFC, ASCII letters lower-cased.
+
+    No case folding beyond ASCII: folding would make `ſam@` (long s) or a
+    Kelvin sign equal to plain letters, so one person could claim another's
+    name with a look-alike.
+    """
+    return unicodedata.normalize("NFC", text.strip()).translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)
@@ -126,7 +144,7 @@ PYPROJECT = "pyproject.toml"
 SEVERITIES = ("error", "warning")
 LANGS = ("zh", "en")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
-AUTHOR_KEYS = ("emails", "role")
+AUTHOR_KEYS = ("emails", "logins", "role")
 
 _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
@@ -404,7 +422,7 @@ def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
 
 def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) -> dict[str, Author]:
     authors: dict[str, Author] = {}
-    owner_of: dict[str, str] = {}  # one email, one author: otherwise who committed is ambiguous
+    owner_of: dict[str, str] = {}  # one email or login, one author: otherwise who committed is ambiguous
     for slug, spec in _table(value, "authors", where).items():
         section = f"[authors.{slug}]"
         if not _SLUG.fullmatch(slug) or slug in (".", ".."):
@@ -413,17 +431,26 @@ def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) ->
         if not isinstance(spec, dict):
             _fail(f"{section} in {where} must be a table with 'emails' and 'role', got {_kind(spec)}")
         _check_keys(spec, AUTHOR_KEYS, f"{section} of {where}")
-        emails = tuple(dict.fromkeys(e.strip().lower() for e in _strings(spec.get("emails", []),
-                                                                          f"authors.{slug}.emails", where)))
+        emails = tuple(dict.fromkeys(identity_key(e) for e in _strings(spec.get("emails", []),
+                                                                        f"authors.{slug}.emails", where)))
         for email in emails:
             if email in owner_of:
                 _fail(f"email {email!r} is listed for both [authors.{owner_of[email]}] and {section} in {where}")
             owner_of[email] = slug
+        logins = tuple(dict.fromkeys(identity_key(name) for name in _strings(spec.get("logins", []),
+                                                                              f"authors.{slug}.logins", where)))
+        for login in logins:
+            if not login or any(ch.isspace() for ch in login):
+                _fail(f"login {login!r} of {section} in {where} must be a forge user name, without spaces")
+            if "login:" + login in owner_of:
+                _fail(f"login {login!r} is listed for both [authors.{owner_of['login:' + login]}] "
+                      f"and {section} in {where}")
+            owner_of["login:" + login] = slug
         role = spec.get("role", "writer")
         if not isinstance(role, str) or role not in roles:
             _fail(f"'role' of {section} in {where} is {_kind(role)}, which [roles] does not define; "
                   f"defined roles: {', '.join(roles)}")
-        authors[slug] = Author(slug=slug, emails=emails, role=role)
+        authors[slug] = Author(slug=slug, emails=emails, role=role, logins=logins)
     return authors
 
 
@@ -497,10 +524,15 @@ _HEADER = """\
 """
 
 _FOOTER = """\
-# one table per author; the author of a commit is found by its email
+# one table per author. Who a change is judged as (docs/trust-model.md):
+#   on the writer's machine (the hook) and per commit in CI, by the commit's e-mail;
+#   in pull-request CI with `--actor LOGIN`, by the forge login of the pull request's author.
+# This policy is read from the base revision (HEAD for a commit, the base of --diff),
+# never from the change under review.
 # [authors.tom]
 # emails = ["tom@example.org"]
-# role = "writer"   # a key of [roles]; "writer" when omitted
+# logins = ["tom-gh"]   # forge (GitHub, GitLab) user names, for --actor
+# role = "writer"       # a key of [roles]; "writer" when omitted
 """
 
 

@@ -44,8 +44,11 @@ class RunOptions:
     filter: str = "file"
     #: rule ids to run (None: every enabled rule)
     select: frozenset[str] | None = None
-    #: fingerprints accepted by the baseline
+    #: fingerprints accepted by the baseline (never a change rule's: a baseline cannot forgive KB007)
     accepted: frozenset[str] = frozenset()
+    #: the configuration rules that judge changes (KB007) obey: the trusted side's
+    #: (docs/trust-model.md); None: the run's own
+    policy: Config | None = None
 
 
 def rule_kind(kb: KnowledgeBase, path: str) -> str | None:
@@ -203,16 +206,18 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     """Check the selected files (or, with filter `all`, every file) against the enabled rules."""
     rules = enabled_rules(config, options.select)
     file_rules = [r for r in rules if r.check_file is not None]
+    policy = options.policy or config
+    change_rules = [r for r in enabled_rules(policy, options.select) if r.check_changes is not None]
     paths = kb.snapshot.paths() if options.filter == "all" else list(selection.paths)
     targets = [(path, kind) for path in paths if (kind := rule_kind(kb, path)) is not None]
     # living documents first: the cards they cite as evidence are then parsed once, numbers and all
     targets.sort(key=lambda target: target[1] != KNOWLEDGE)
     stamped = check_in_workers(kb, config, file_rules, targets)
     changed: list[tuple[Rule, str | None, Problem]] = []
-    for rule in rules:
+    for rule in change_rules:
         if rule.check_changes is not None and selection.changes:
             check_changes = rule.check_changes
-            for problem in _run_rule(rule, check_changes, (list(selection.changes), config), "the changed paths"):
+            for problem in _run_rule(rule, check_changes, (list(selection.changes), policy), "the changed paths"):
                 changed.append((rule, None, problem))
     stamped.extend(stamp(kb, changed, comments=False))
     return _report(kb, config, selection, options, stamped, len(targets))
@@ -220,7 +225,12 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
 
 def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions,
             stamped: list[Stamped], checked: int) -> Report:
-    """Severity, the line filter, `per-file-ignores`, comments and the baseline: the findings."""
+    """Severity, the line filter, `per-file-ignores`, comments and the baseline: the findings.
+
+    A change rule's severity and ignores come from the policy, and the
+    baseline never accepts its findings.
+    """
+    policy = options.policy or config
     findings: list[Finding] = []
     suppressed = 0
     added = selection.added_lines if options.filter == "added" else None
@@ -230,14 +240,17 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         if added is not None and rule.check_changes is None and not problem.file_level:
             if problem.line not in added.get(problem.path, ()):
                 continue
-        severity = effective_severity(config, rule.id, rule.default_severity(item.kind))
+        judges_changes = rule.check_changes is not None
+        rule_config = policy if judges_changes else config
+        severity = effective_severity(rule_config, rule.id, rule.default_severity(item.kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
             path=problem.path, line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
             fingerprint=item.fingerprint, file_level=problem.file_level,
         )
-        if item.disabled or is_rule_ignored_for(config, rule.id, problem.path) or item.fingerprint in options.accepted:
+        accepted = not judges_changes and item.fingerprint in options.accepted
+        if item.disabled or is_rule_ignored_for(rule_config, rule.id, problem.path) or accepted:
             suppressed += 1
             continue
         findings.append(finding)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kbcheck import git
+from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
 from kbcheck.digest.items import diff_items, is_own, manifest_items, read_text
@@ -23,9 +25,12 @@ from kbcheck.digest.relation import (
     section_count,
     touched_sections,
 )
-from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
+from kbcheck.engine import RunOptions, check
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.rules import all_rules
+from kbcheck.snapshots import missing_blobs, tree_snapshot
+from kbcheck.sources import Selection
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -36,17 +41,11 @@ if TYPE_CHECKING:
 
 def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
     """One cache per namespace for both revisions: a card unchanged between them is parsed once."""
-    from kbcheck.cache import repository_cache
-
     return repository_cache(repo)
 
 
 def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
     """Every finding (no KB007, no baseline) located in `paths` of this snapshot."""
-    from kbcheck.engine import RunOptions, check
-    from kbcheck.rules import all_rules
-    from kbcheck.sources import Selection
-
     present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None)
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
@@ -93,8 +92,6 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
 def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
                  manifest: str | None = None, manifest_paths: list[str] | None = None) -> Digest:
     """The digest of `base..head` (full shas), or of the paths a manifest lists."""
-    from kbcheck import git
-
     missing = missing_blobs(repo, [base, head])
     caches = _shared_caches(repo)
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
