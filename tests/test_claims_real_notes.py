@@ -278,3 +278,20 @@ def test_kb001_trend_keyword_anywhere_and_no_bare_number() -> None:
     report = run({DOC: doc, "organized/paper_cards/1-2610-02076.md": "---\narxiv: \"2610.02076\"\ntitle: x\n---\n"},
                  paths=[DOC], select={"KB001"})
     assert [(f.line, f.subject) for f in report.findings] == [(9, "投机解码会成为默认配置")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("用两个 ResNet-18s 做编码器", []),
+        ("每次 mask 一个字，增加了 n-1 倍复杂度", []),
+        ("- 1.1 Token 类型", []),
+        ("共 2亿词，4亿字", []),
+        ("OPT 模型有 27 亿个参数", []),
+        ("GPT-3 有 1750亿参数", [("1750亿", 1750e8)]),
+        ("成功率 30%-50%", [("30%", 30.0), ("50%", 50.0)]),
+        ("A100-80GB 上训练", []),
+    ],
+)
+def test_hyphenated_names_and_counts(text: str, expected: list[tuple[str, float]]) -> None:
+    assert claims(text) == expected

@@ -35,14 +35,16 @@ class ClaimNumber:
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 # A sign counts only where it cannot be a hyphen (`2307-387X` is an ISSN,
 # `2-3s` a range); a number starts only where no letter, digit, `.` or `,`
-# stands before it, nor the dash of a range. A range is one number: `2-3`,
+# stands before it, nor a hyphen after one (`ResNet-18s`, `n-1 倍`, the end
+# of a range). A range is one number: `2-3`,
 # `2–3`, `2 ~ 3`, `2 至 3`.
 _NUMBER = (
-    r"(?P<num>(?:(?<![A-Za-z0-9_.,])[+\-−])?(?<![A-Za-z0-9_.,])(?<!\d[-–~～])" + _DIGITS
+    r"(?P<num>(?:(?<![A-Za-z0-9_.,%％])[+\-−])?(?<![A-Za-z0-9_.,])(?<![A-Za-z0-9_][-–~～])" + _DIGITS
     + r"(?:(?:-|\s?[–~～至到]\s?)[+\-−]?" + _DIGITS + r")?)(?![\d]|\.\d|,\d{3})"
 )
 # a magnitude: glued Latin (`1.5k`, `20T`) or CJK, which may stand apart (`18 万亿`)
-_MULTIPLIER = r"(?P<mult>(?-i:[kKMBT])(?![A-Za-z])|\s?(?:万亿|亿|万|千))?"
+# (`B`, `T` only before `tokens`: `8B` alone names a model size, `%8B%` is percent-encoding)
+_MULTIPLIER = r"(?P<mult>(?-i:[kKM](?![A-Za-z])|[BT](?=\s?tokens?\b))|\s?(?:万亿|亿|万|千))?"
 
 # suffix units: (regex, card field); order matters, longest first
 _SUFFIXES: tuple[tuple[str, str | None], ...] = (
@@ -56,7 +58,7 @@ _SUFFIXES: tuple[tuple[str, str | None], ...] = (
     (r"\s?×(?!\s?(?:\d|[A-Za-z]{1,4}\d))", None),
     (r"\s?倍", None),
     (r"\s?(?:tokens?/s|tok/s|t/s|req/s|samples?/s|it/s|qps\b|QPS\b|rps\b|fps\b|FPS\b|TFLOPS\b|GFLOPS\b)", None),
-    (r"\s?tokens?\b(?!/)", None),
+    (r"\s?(?-i:tokens?)\b(?!/)", None),  # `Token 类型` in a title is a word, not a unit
     # score points: a sign or `by` must come with it (`+2 points`, `by 3 points`), see `_needs_context`
     (r"\s?(?:points?|pts)\b", None),
     (r"\s?(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|hrs?)(?![A-Za-z])", None),
@@ -90,7 +92,8 @@ _SCORE_RE = re.compile(
     r"(?:涨|跌|提升|提高|高出|领先|落后|下降|降低|掉|增加|减少)了?\s?" + _NUMBER + r"\s?分(?![钟类析布支之数配割])"
 )
 # a magnitude of a hundred million and up states a quantity on its own (`18 万亿`, `3 亿`)
-_MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))")
+# (`4亿字`, `27 亿个`: a count of things, as `4 条` is)
+_MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
 _ANY_NUMBER = re.compile(_NUMBER)
 
 # spans that are never claims: dates and times (whole: not out of a longer run
