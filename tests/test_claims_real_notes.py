@@ -295,3 +295,15 @@ def test_kb001_trend_keyword_anywhere_and_no_bare_number() -> None:
 )
 def test_hyphenated_names_and_counts(text: str, expected: list[tuple[str, float]]) -> None:
     assert claims(text) == expected
+
+
+def test_any_mix_of_ranges_dates_signs_and_units_reads_without_error() -> None:
+    import random
+
+    pieces = ["2", "3", ".", ",", "-", "–", "~", "至", " ", "%", "x", "X", "×", "s", "倍", "万亿", "亿", "T", "B",
+              " tokens", " points", "分", "涨", "+", "2026-10-29", "1950s", "年代", "MiB", "/", "a", "§", "#"]
+    rnd = random.Random(5)
+    for _ in range(3000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
+        for _start, _end, written, value, _field in find_claims(text) + find_claims(text, heading=True):
+            assert written and value == value  # a real number, never NaN

@@ -94,7 +94,9 @@ _SCORE_RE = re.compile(
 # a magnitude of a hundred million and up states a quantity on its own (`18 万亿`, `3 亿`)
 # (`4亿字`, `27 亿个`: a count of things, as `4 条` is)
 _MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
-_ANY_NUMBER = re.compile(_NUMBER)
+# any one number, for what a card contains: no range, and a hyphen before it may be a sign or not
+# (`Apache-2.0` states a 2.0, `2-3s` both a 2 and a 3)
+_ANY_NUMBER = re.compile(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
 
 # spans that are never claims: dates and times (whole: not out of a longer run
 # of digits), decades, ISSNs, versions, section labels, ordinals
