@@ -307,3 +307,31 @@ def test_any_mix_of_ranges_dates_signs_and_units_reads_without_error() -> None:
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
         for _start, _end, written, value, _field in find_claims(text) + find_claims(text, heading=True):
             assert written and value == value  # a real number, never NaN
+
+
+def test_a_reference_list_names_works_and_states_no_claims() -> None:
+    assert kb005("""
+        # Reading notes
+
+        ## Results
+
+        - the model reaches 91% on the benchmark
+
+        ## Paper References
+
+        1. OntoNotes - The 90% Solution
+        2. 10x Faster Transformers, 2025
+
+        ## 参考文献
+
+        - 《提速 3 倍的推理引擎》
+        """) == [(5, len("- the model reaches ") + 1, "91%")]
+
+
+def test_a_reference_list_still_states_card_fields() -> None:
+    document = parse_document(md("""
+        ## §七 引用列表
+
+        - recursive-oss/rec 本轮复采 243⭐，论文标题《提速 3 倍》
+        """), PATTERNS)
+    assert [(c.text, c.field) for b in document.blocks for c in b.claims] == [("243⭐", "stars")]

@@ -302,11 +302,15 @@ class _Builder:
         for offset, kind, value, form in prose_refs:
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
-        # a blockquote quotes another document, as quotation marks do: its numbers are not claims here
+        # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
+        # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
         reads_claims = self.claims and not self.quote_depth
+        in_references = self.sections[block.section].role == REFERENCE
         for start, _end, written, number, card_field in (
             find_claims(masked, heading=block.kind == "heading") if reads_claims else ()
         ):
+            if in_references and card_field is None:
+                continue
             line, col = positions(start)
             block.claims.append(ClaimNumber(written, number, card_field, line, col))
         block.refs.extend(refs)
