@@ -9,8 +9,8 @@ equal value (`1,771` equals `1771`; digits inside ids and dates do not
 count). Dates, decades (`1950s`, `90年代`), versions, ids, section labels
 and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
 (`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
-`48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`) and
-blockquotes (`> …`) are not claims.
+`48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`),
+blockquotes (`> …`) and the titles in a reference list are not claims.
 
 **Why it matters.** Numbers are what readers copy. A number nobody can
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
