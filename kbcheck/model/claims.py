@@ -36,8 +36,7 @@ _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 # A sign counts only where it cannot be a hyphen (`2307-387X` is an ISSN,
 # `2-3s` a range); a number starts only where no letter, digit, `.` or `,`
 # stands before it, nor a hyphen after one (`ResNet-18s`, `n-1 倍`, the end
-# of a range). A range is one number: `2-3`,
-# `2–3`, `2 ~ 3`, `2 至 3`.
+# of a range). A range is one number: `2-3`, `2–3`, `2 ~ 3`, `2 至 3`.
 _NUMBER = (
     r"(?P<num>(?:(?<![A-Za-z0-9_.,%％])[+\-−])?(?<![A-Za-z0-9_.,])(?<![A-Za-z0-9_][-–~～])" + _DIGITS
     + r"(?:(?:-|\s?[–~～至到]\s?)[+\-−]?" + _DIGITS + r")?)(?![\d]|\.\d|,\d{3})"
@@ -59,7 +58,7 @@ _SUFFIXES: tuple[tuple[str, str | None], ...] = (
     (r"\s?倍", None),
     (r"\s?(?:tokens?/s|tok/s|t/s|req/s|samples?/s|it/s|qps\b|QPS\b|rps\b|fps\b|FPS\b|TFLOPS\b|GFLOPS\b)", None),
     (r"\s?(?-i:tokens?)\b(?!/)", None),  # `Token 类型` in a title is a word, not a unit
-    # score points: a sign or `by` must come with it (`+2 points`, `by 3 points`), see `_needs_context`
+    # score points: a sign or `by` must come with it (`+2 points`, `by 3 points`), see `_stands_as_claim`
     (r"\s?(?:points?|pts)\b", None),
     (r"\s?(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|hrs?)(?![A-Za-z])", None),
     (r"(?:s|h)(?![A-Za-z0-9])", None),
@@ -125,7 +124,8 @@ _NAMED_MULTIPLIER = re.compile(
     r"|[xX]\s?(?:links?|lanes?|width|ports?|slots?|cables?)\b",
     re.IGNORECASE,
 )
-# what a heading may state about its label without being a quantity: `1 Second-order methods` is a label
+# a symbol after a heading's leading number makes it a quantity (`3 倍提速`); a word keeps it a label
+# (`1 Second-order methods`)
 _SYMBOL_UNIT = re.compile(r"\s?(?:%|％|×|倍|个百分点|pp\b|⭐)", re.IGNORECASE)
 #: (opening, closing) quotation marks; a straight `"` quote ends at the end of its line
 _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("‘", "’"))
