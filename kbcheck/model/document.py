@@ -2,8 +2,8 @@
 
 Blocks are headings, paragraphs, list items (a nested item is a block of its
 own, with a `parent`) and table rows, each with 1-based lines, the refs it
-makes and the claim numbers it states. Code spans, code blocks and images
-are not prose. A `Document` depends only on the file's text and the heading
+makes and the claim numbers it states. Code spans, code blocks, math and
+images are not prose; a blockquote is read for links but states no claims. A `Document` depends only on the file's text and the heading
 patterns, so it is cached by git blob id.
 """
 
@@ -176,8 +176,13 @@ def _markdown() -> Any:
     global _MD
     if _MD is None:
         from markdown_it import MarkdownIt
+        from mdit_py_plugins.dollarmath import dollarmath_plugin
 
         md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        # `$…$` and `$$…$$` are math, not prose: no numbers, no links. Pandoc's
+        # rule (no space inside the dollars, no digit after the closing one)
+        # keeps prices such as `$5 to $10` prose.
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
         md.block.ruler.before(md.block.ruler.get_all_rules()[0], "kbcheck_deep", _deep_paragraph)
         _MD = md
     return _MD
@@ -200,6 +205,7 @@ class _Builder:
         self.pending_disable: frozenset[str] = frozenset()
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
+        self.quote_depth = 0
 
     # -- sections ---------------------------------------------------------
     def open_section(self, heading: str | None, level: int, line: int) -> Section:
@@ -264,6 +270,8 @@ class _Builder:
                 line_index += 1
             elif child.type == "text":
                 pieces.append((line_index, locate(child.content), child.content))
+            elif child.type in ("math_inline", "math_inline_double"):
+                pieces.append((line_index, locate(child.content), " "))
             elif child.type == "code_inline":
                 col = locate(child.content)
                 path = scan_code_span(child.content, self.roots)
@@ -294,7 +302,15 @@ class _Builder:
         for offset, kind, value, form in prose_refs:
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
-        for start, _end, written, number, card_field in (find_claims(masked) if self.claims else ()):
+        # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
+        # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
+        reads_claims = self.claims and not self.quote_depth
+        in_references = self.sections[block.section].role == REFERENCE
+        for start, _end, written, number, card_field in (
+            find_claims(masked, heading=block.kind == "heading") if reads_claims else ()
+        ):
+            if in_references and card_field is None:
+                continue
             line, col = positions(start)
             block.claims.append(ClaimNumber(written, number, card_field, line, col))
         block.refs.extend(refs)
@@ -380,6 +396,10 @@ class _Builder:
                 table_row = None
             elif t == "inline" and table_row is not None:
                 self.add_inline(table_row, tok, separator=" | ")
+            elif t == "blockquote_open":
+                self.quote_depth += 1
+            elif t == "blockquote_close":
+                self.quote_depth -= 1
             elif t == "html_block":
                 self._directive(tok.content)
             i += 1

@@ -2,12 +2,15 @@
 
 **What it catches.** In living documents, briefs and guides: a number
 attached to a unit or claim word — `45%`, `2.7x`, `3倍`, `1771⭐`, `被引 19`,
-`周增 +26`, `350ms`, `2.4GB`, `1200 tokens/s` — whose block and section cite
+`周增 +26`, `350ms`, `2.4GB`, `1200 tokens/s`, `20T tokens`, `+2 points`,
+`涨 2 分`, `18 万亿`; a range (`2-3s`) is one claim — whose block and section cite
 nothing, or cite only cards and none of those cards contains a number of
 equal value (`1,771` equals `1771`; digits inside ids and dates do not
-count). Dates, versions, ids, section labels, ordinals, counts of things
-(`4 条`, `8 项材料`), code, and quoted text (`“…”`, `「…」`, `"…"`) are not
-claims.
+count). Dates, decades (`1950s`, `90年代`), versions, ids, section labels
+and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
+(`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
+`48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`),
+blockquotes (`> …`) and the titles in a reference list are not claims.
 
 **Why it matters.** Numbers are what readers copy. A number nobody can
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
