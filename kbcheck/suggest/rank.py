@@ -1,0 +1,214 @@
+"""Rank the living documents' sections for one note, each with the evidence behind its score.
+
+Evidence, strongest first: ids and repos the note and the section both cite
+(or the section already citing the note itself); terms they share, weighted
+by how few sections hold them (BM25); notes and cards the section already
+cites that read like this note; the note linking the section's document.
+Where in a document a note goes follows the document's habit: a wiki lists
+its source notes under `Sources`, a survey discusses papers in numbered
+sections, so a section that already holds citations of the note's kind
+ranks above its neighbours on the same page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, heading_key, note_summary
+
+#: BM25's usual constants
+_K1, _B = 1.2, 0.75
+#: how the evidence adds up (each part lies in 0..1)
+_WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
+_SHOWN_TERMS = 4
+#: BM25 points at which shared terms count half: a best match that is itself weak stays weak
+_TERMS_HALF = 5.0
+#: below this a section is not suggested at all: an unrelated note gets no confident place
+MIN_SCORE = 0.25
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One section a note may belong to."""
+
+    living_doc: str
+    section: str
+    line: int
+    score: float
+    why: tuple[str, ...]
+
+
+@dataclass
+class Query:
+    """A note as the ranking sees it."""
+
+    path: str
+    kind: str
+    title: str
+    terms: dict[str, int]
+    targets: set[str]
+    #: the note's own identity: its path and, for a card, its id
+    own: set[str] = field(default_factory=set)
+    kinds: set[str] = field(default_factory=set)
+
+
+def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None:
+    summary = note_summary(kb, path)
+    if summary is None:
+        return None
+    title, terms, refs = summary
+    targets, cited_kinds = resolver.resolve(path, refs)
+    kind = kb.kind_of(path)
+    own = {f"path:{path}"}
+    card = kb.card_id_of_path(path) if kind in ("paper_card", "repo_card") else None
+    if card is not None:
+        own.add(f"{card[0]}:{card[1]}")
+        targets.add(f"{card[0]}:{card[1]}")
+    kinds = {kind} | ({card[0]} if card else set())
+    if not card:  # a guide or brief stands for what it cites
+        kinds |= {k for k in cited_kinds if k in ("arxiv", "doi", "repo")}
+    return Query(path, kind, title, terms, targets, own, kinds)
+
+
+def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
+    """Each candidate section's BM25 score for the query's terms (a repeated term counts less than twice)."""
+    scores: dict[int, float] = {}
+    avg = index.average_length
+    for term, count in query_terms.items():
+        postings = index.postings.get(term)
+        if not postings:
+            continue
+        weight = index.idf(term) * (1 + math.log(count))
+        for number, tf in postings:
+            length = index.candidates[number].length
+            scores[number] = scores.get(number, 0.0) + weight * tf * (_K1 + 1) / (
+                tf + _K1 * (1 - _B + _B * length / avg))
+    return scores
+
+
+def _cosine(a: dict[str, int], b: dict[str, int], index: SectionIndex) -> tuple[float, list[str]]:
+    if not a or not b:
+        return 0.0, []
+    shared = [t for t in a if t in b]
+    if not shared:
+        return 0.0, []
+    idf = {t: index.idf(t) for t in set(a) | set(b)}
+    dot = sum((1 + math.log(a[t])) * (1 + math.log(b[t])) * idf[t] ** 2 for t in shared)
+    na = math.sqrt(sum(((1 + math.log(v)) * idf[t]) ** 2 for t, v in a.items()))
+    nb = math.sqrt(sum(((1 + math.log(v)) * idf[t]) ** 2 for t, v in b.items()))
+    return dot / (na * nb) if na and nb else 0.0, sorted(shared, key=lambda t: -idf[t])
+
+
+def _display(target: str) -> str:
+    kind, _, value = target.partition(":")
+    return {"arxiv": f"arXiv:{value}", "doi": f"doi:{value}"}.get(kind, value)
+
+
+def _name(section: Section) -> str:
+    return section.heading
+
+
+def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list[Suggestion]:
+    """The `top` best sections for the note, best first."""
+    if not index.candidates:
+        return []
+    text = bm25(index, query.terms)
+    best_text = max(text.values(), default=0.0) + _TERMS_HALF
+    habits = {kind: index.habits.get(kind, Counter()) for kind in query.kinds}
+    habit_max = {kind: max(c.values(), default=0) for kind, c in habits.items()}
+    neighbour_cache: dict[str, tuple[float, list[str]]] = {}
+
+    def neighbour(target: str) -> tuple[float, list[str]]:
+        if target not in neighbour_cache:
+            path = target[5:]
+            if kb.kind_of(path) == "knowledge" or path == query.path:
+                neighbour_cache[target] = (0.0, [])
+            else:
+                neighbour_cache[target] = _cosine(query.terms, file_terms(kb, path), index)
+        return neighbour_cache[target]
+
+    # a section is judged only when something ties it to the note (shared terms or targets)
+    by_target: dict[str, list[int]] = {}
+    for number, section in enumerate(index.candidates):
+        for target in section.targets:
+            by_target.setdefault(target, []).append(number)
+    tied = set(text)
+    for target in query.targets | query.own:
+        tied.update(by_target.get(target, ()))
+    linked_docs = {t[5:] for t in query.targets if t.startswith("path:") and t[5:] in index.documents}
+    for doc_path in linked_docs:
+        tied.update(n for n, s in enumerate(index.candidates) if s.doc == doc_path)
+
+    parts: dict[int, dict[str, float]] = {}
+    reasons: dict[int, list[str]] = {}
+    for number in tied:
+        section = index.candidates[number]
+        why: list[str] = []
+        own = sorted(section.targets & query.own - {f"path:{query.path}"})
+        if own or f"path:{query.path}" in section.targets:
+            why.append("already cites this note" + (f" ({', '.join(_display(t) for t in own)})" if own else ""))
+        shared = sorted(t for t in (section.targets & query.targets) - query.own if not t.startswith("path:"))
+        id_weight = sum(index.target_idf(t) for t in shared) + (3.0 if why else 0.0)
+        if shared:
+            repos = [_display(t) for t in shared if t.startswith("repo:")]
+            papers = [_display(t) for t in shared if not t.startswith("repo:")]
+            if papers:
+                why.append("shares ids: " + ", ".join(papers[:4]))
+            if repos:
+                why.append("shares repos: " + ", ".join(repos[:4]))
+        shared_files = sorted(t[5:] for t in (section.targets & query.targets) if t.startswith("path:")
+                              and t not in query.own)
+        if shared_files:
+            id_weight += sum(index.target_idf(f"path:{p}") for p in shared_files) * 0.5
+            why.append("links the same files: " + ", ".join(shared_files[:3]))
+        ids = 1 - math.exp(-id_weight / 4)
+        terms = text.get(number, 0.0) / best_text
+        if terms > 0:
+            common = sorted((t for t in query.terms if t in section.terms), key=lambda t: -index.idf(t))
+            if common:
+                why.append("shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
+        near, near_path, near_terms = 0.0, "", []
+        for target in section.targets:
+            if target.startswith("path:") and target not in query.own:
+                similarity, common_terms = neighbour(target)
+                if similarity > near:
+                    near, near_path, near_terms = similarity, target[5:], common_terms
+        if near >= 0.05:
+            why.append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
+        habit = 0.0
+        for kind, counts in habits.items():
+            if habit_max[kind]:
+                habit = max(habit, counts.get(heading_key(section.heading), 0) / habit_max[kind])
+        parts[number] = {"terms": terms, "ids": ids, "neighbours": min(1.0, near * 2), "habit": habit}
+        reasons[number] = why
+
+    # a page's standing: its best section's evidence, and the note linking the page
+    page: dict[str, float] = {}
+    for number, values in parts.items():
+        doc = index.candidates[number].doc
+        own_best = max(values["terms"], values["ids"], values["neighbours"])
+        page[doc] = max(page.get(doc, 0.0), own_best)
+    for doc in linked_docs:
+        page[doc] = min(1.0, page.get(doc, 0.0) * 0.5 + 0.5)
+
+    scored: list[tuple[float, int]] = []
+    for number, values in parts.items():
+        section = index.candidates[number]
+        values["page"] = page.get(section.doc, 0.0)
+        if section.doc in linked_docs:
+            reasons[number].append("the note links this document")
+        if values["habit"] > 0.5 and section.heading:
+            reasons[number].append(f"where this document lists {'/'.join(sorted(query.kinds))} material")
+        score = sum(_WEIGHTS[name] * value for name, value in values.items())
+        scored.append((score, number))
+    scored.sort(key=lambda pair: (-pair[0], index.candidates[pair[1]].doc, index.candidates[pair[1]].line))
+    out: list[Suggestion] = []
+    for score, number in scored[:top]:
+        if score < MIN_SCORE:
+            break
+        section = index.candidates[number]
+        out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
+    return out
