@@ -80,7 +80,10 @@ class SectionIndex:
         self.sections = [s for d in documents for s in d.sections]
         self.candidates = [s for s in self.sections if s.candidate]
         self.postings: dict[str, list[tuple[int, int]]] = {}
+        self._by_doc: dict[str, list[int]] = {}
+        self._idf: dict[str, float] = {}
         for number, section in enumerate(self.candidates):
+            self._by_doc.setdefault(section.doc, []).append(number)
             for term, count in section.terms.items():
                 self.postings.setdefault(term, []).append((number, count))
         total = sum(s.length for s in self.candidates)
@@ -92,10 +95,17 @@ class SectionIndex:
             for kind, count in section.cited_kinds.items():
                 self.habits.setdefault(kind, Counter())[key] += count
 
+    def numbers_of(self, doc: str) -> list[int]:
+        """The candidate numbers of one document's sections."""
+        return self._by_doc.get(doc, [])
+
     def idf(self, term: str) -> float:
-        df = len(self.postings.get(term, ()))
-        n = len(self.candidates)
-        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+        known = self._idf.get(term)
+        if known is None:
+            df = len(self.postings.get(term, ()))
+            n = len(self.candidates)
+            known = self._idf[term] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return known
 
     def target_idf(self, target: str) -> float:
         n = max(1, len(self.candidates))
@@ -187,6 +197,14 @@ def _key(config: Config, kb: KnowledgeBase) -> str:
     return f"{_VERSION}\0{config.fingerprint()}\0{','.join(kb.roots)}"
 
 
+def _uncached(kb: KnowledgeBase, paths: list[str], key: str) -> list[str]:
+    """The living documents whose summary must be built (their texts are then read in one batch)."""
+    cache = kb._cache(_NAMESPACE)
+    if cache is None:
+        return paths
+    return [p for p in paths if (blob := kb.snapshot.blob_id(p)) is None or cache.get(blob, key) is None]
+
+
 def _summariser(kb: KnowledgeBase, path: str) -> Callable[[str], tuple[str, dict[str, int], list[RawSection]]]:
     return lambda text: _summary(kb, path, text)
 
@@ -196,7 +214,7 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
     key = _key(kb.config, kb)
     documents: list[Document] = []
     paths = kb.paths_of_kind(KNOWLEDGE)
-    kb.preload(p for p in paths)
+    kb.preload(_uncached(kb, paths, key))
     for path in paths:
         summary = kb._cached(_NAMESPACE, path, key, _summariser(kb, path))
         if summary is None:

@@ -89,17 +89,29 @@ def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
     return scores
 
 
-def _cosine(a: dict[str, int], b: dict[str, int], index: SectionIndex) -> tuple[float, list[str]]:
-    if not a or not b:
+def _vector(counts: dict[str, int], index: SectionIndex) -> tuple[dict[str, float], float]:
+    """tf-idf weights (log tf) and their norm."""
+    weights = {t: (1 + math.log(v)) * index.idf(t) for t, v in counts.items()}
+    return weights, math.sqrt(sum(w * w for w in weights.values()))
+
+
+def _cosine(query: tuple[dict[str, float], float], other: tuple[dict[str, float], float]) -> tuple[float, list[str]]:
+    (a, na), (b, nb) = query, other
+    if not na or not nb:
         return 0.0, []
-    shared = [t for t in a if t in b]
+    if len(b) < len(a):
+        shared = [t for t in b if t in a]
+    else:
+        shared = [t for t in a if t in b]
     if not shared:
         return 0.0, []
-    idf = {t: index.idf(t) for t in set(a) | set(b)}
-    dot = sum((1 + math.log(a[t])) * (1 + math.log(b[t])) * idf[t] ** 2 for t in shared)
-    na = math.sqrt(sum(((1 + math.log(v)) * idf[t]) ** 2 for t, v in a.items()))
-    nb = math.sqrt(sum(((1 + math.log(v)) * idf[t]) ** 2 for t, v in b.items()))
-    return dot / (na * nb) if na and nb else 0.0, sorted(shared, key=lambda t: -idf[t])
+    dot = sum(a[t] * b[t] for t in shared)
+    return dot / (na * nb), sorted(shared, key=lambda t: -a[t])
+
+
+def _terms_position(why: list[str]) -> int:
+    """Shared terms come after the ids and files the note and the section share."""
+    return sum(1 for w in why if w.startswith(("already cites", "shares ", "links the same")))
 
 
 def _display(target: str) -> str:
@@ -120,6 +132,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     habits = {kind: index.habits.get(kind, Counter()) for kind in query.kinds}
     habit_max = {kind: max(c.values(), default=0) for kind, c in habits.items()}
     neighbour_cache: dict[str, tuple[float, list[str]]] = {}
+    query_vector = _vector(query.terms, index)
 
     def neighbour(target: str) -> tuple[float, list[str]]:
         if target not in neighbour_cache:
@@ -127,7 +140,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             if kb.kind_of(path) == "knowledge" or path == query.path:
                 neighbour_cache[target] = (0.0, [])
             else:
-                neighbour_cache[target] = _cosine(query.terms, file_terms(kb, path), index)
+                neighbour_cache[target] = _cosine(query_vector, _vector(file_terms(kb, path), index))
         return neighbour_cache[target]
 
     # a section is judged only when something ties it to the note (shared terms or targets)
@@ -139,8 +152,10 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for target in query.targets | query.own:
         tied.update(by_target.get(target, ()))
     linked_docs = {t[5:] for t in query.targets if t.startswith("path:") and t[5:] in index.documents}
-    for doc_path in linked_docs:
-        tied.update(n for n, s in enumerate(index.candidates) if s.doc == doc_path)
+    # every section of a page in play: where on the page the note goes is the page's habit
+    pages_in_play = linked_docs | {index.candidates[n].doc for n in tied}
+    for doc_path in pages_in_play:
+        tied.update(index.numbers_of(doc_path))
 
     parts: dict[int, dict[str, float]] = {}
     reasons: dict[int, list[str]] = {}
@@ -159,17 +174,14 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
                 why.append("shares ids: " + ", ".join(papers[:4]))
             if repos:
                 why.append("shares repos: " + ", ".join(repos[:4]))
+        # living documents both link are topics, not sources (an entity page's "Related Concepts")
         shared_files = sorted(t[5:] for t in (section.targets & query.targets) if t.startswith("path:")
-                              and t not in query.own)
+                              and t not in query.own and t[5:] not in index.documents)
         if shared_files:
             id_weight += sum(index.target_idf(f"path:{p}") for p in shared_files) * 0.5
             why.append("links the same files: " + ", ".join(shared_files[:3]))
         ids = 1 - math.exp(-id_weight / 4)
         terms = text.get(number, 0.0) / best_text
-        if terms > 0:
-            common = sorted((t for t in query.terms if t in section.terms), key=lambda t: -index.idf(t))
-            if common:
-                why.append("shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
         near, near_path, near_terms = 0.0, "", []
         for target in section.targets:
             if target.startswith("path:") and target not in query.own:
@@ -210,5 +222,9 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
         if score < MIN_SCORE:
             break
         section = index.candidates[number]
+        if parts[number]["terms"] > 0:
+            common = sorted((t for t in section.terms if t in query.terms), key=lambda t: -query_vector[0][t])
+            if common:
+                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
         out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
     return out
