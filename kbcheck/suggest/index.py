@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND
@@ -79,13 +80,12 @@ class SectionIndex:
         self.documents = {d.path: d for d in documents}
         self.sections = [s for d in documents for s in d.sections]
         self.candidates = [s for s in self.sections if s.candidate]
-        self.postings: dict[str, list[tuple[int, int]]] = {}
         self._by_doc: dict[str, list[int]] = {}
         self._idf: dict[str, float] = {}
         for number, section in enumerate(self.candidates):
             self._by_doc.setdefault(section.doc, []).append(number)
-            for term, count in section.terms.items():
-                self.postings.setdefault(term, []).append((number, count))
+        #: how many candidate sections hold each term (counted in C: a wiki has a million term slots)
+        self.df: Counter[str] = Counter(chain.from_iterable(s.terms for s in self.candidates))
         total = sum(s.length for s in self.candidates)
         self.average_length = total / len(self.candidates) if self.candidates else 1.0
         self.target_df: Counter[str] = Counter(t for s in self.candidates for t in s.targets)
@@ -102,7 +102,7 @@ class SectionIndex:
     def idf(self, term: str) -> float:
         known = self._idf.get(term)
         if known is None:
-            df = len(self.postings.get(term, ()))
+            df = self.df.get(term, 0)
             n = len(self.candidates)
             known = self._idf[term] = math.log(1 + (n - df + 0.5) / (df + 0.5))
         return known

@@ -24,6 +24,8 @@ _K1, _B = 1.2, 0.75
 #: how the evidence adds up (each part lies in 0..1)
 _WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
 _SHOWN_TERMS = 4
+#: pages judged in full for one note (the rest cannot reach its top suggestions)
+_PAGES_IN_PLAY = 40
 #: BM25 points at which shared terms count half: a best match that is itself weak stays weak
 _TERMS_HALF = 5.0
 #: below this a section is not suggested at all: an unrelated note gets no confident place
@@ -77,15 +79,15 @@ def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
     """Each candidate section's BM25 score for the query's terms (a repeated term counts less than twice)."""
     scores: dict[int, float] = {}
     avg = index.average_length
-    for term, count in query_terms.items():
-        postings = index.postings.get(term)
-        if not postings:
+    weights = {term: index.idf(term) * (1 + math.log(count)) for term, count in query_terms.items()}
+    keys = weights.keys()
+    for number, section in enumerate(index.candidates):
+        shared = keys & section.terms.keys()
+        if not shared:
             continue
-        weight = index.idf(term) * (1 + math.log(count))
-        for number, tf in postings:
-            length = index.candidates[number].length
-            scores[number] = scores.get(number, 0.0) + weight * tf * (_K1 + 1) / (
-                tf + _K1 * (1 - _B + _B * length / avg))
+        norm = _K1 * (1 - _B + _B * section.length / avg)
+        terms = section.terms
+        scores[number] = sum(weights[t] * terms[t] * (_K1 + 1) / (terms[t] + norm) for t in shared)
     return scores
 
 
@@ -152,8 +154,17 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for target in query.targets | query.own:
         tied.update(by_target.get(target, ()))
     linked_docs = {t[5:] for t in query.targets if t.startswith("path:") and t[5:] in index.documents}
-    # every section of a page in play: where on the page the note goes is the page's habit
-    pages_in_play = linked_docs | {index.candidates[n].doc for n in tied}
+    # every section of the pages in play: where on the page the note goes is the page's habit;
+    # the pages in play are those linked by the note, sharing its ids, or best by shared terms
+    first_pass: dict[str, float] = {}
+    for number in tied:
+        doc = index.candidates[number].doc
+        first_pass[doc] = max(first_pass.get(doc, 0.0), text.get(number, 0.0) / best_text)
+    for target in query.targets | query.own:
+        for number in by_target.get(target, ()):
+            first_pass[index.candidates[number].doc] = 2.0
+    pages_in_play = linked_docs | set(sorted(first_pass, key=lambda d: -first_pass[d])[:_PAGES_IN_PLAY])
+    tied = {n for n in tied if index.candidates[n].doc in pages_in_play}
     for doc_path in pages_in_play:
         tied.update(index.numbers_of(doc_path))
 
