@@ -137,13 +137,29 @@ def hits(found: list[tuple[str, str]], truth: dict[str, set[str]], k: int) -> tu
     return (any(doc in truth and heading in truth[doc] for doc, heading in top), any(doc in truth for doc, _ in top))
 
 
+def table(rows: list[dict[str, object]]) -> str:
+    """Hits at 1 and 3, sections and pages, for both rankings, as a markdown table."""
+    n = len(rows)
+    lines = [f"| ranking ({n} notes) | section@1 | section@3 | page@1 | page@3 |", "|---|---|---|---|---|"]
+    for name in ("suggest", "bm25"):
+        cells = [f"{100 * sum(bool(r[f'{name}_{what}@{k}']) for r in rows) / n:.1f} %"
+                 for what, k in (("section", 1), ("section", 3), ("page", 1), ("page", 3))]
+        lines.append(f"| {'kbcheck suggest' if name == 'suggest' else 'plain BM25'} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("wiki", help="a git repository of the wiki (cloned, never changed)")
     parser.add_argument("--notes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=12)
-    parser.add_argument("--json", help="write the per-note results here")
+    parser.add_argument("--json", help="append each note's result here as a JSON line, as soon as it is known")
+    parser.add_argument("--table", metavar="JSONL", help="only print the table of the results in JSONL")
     args = parser.parse_args()
+    if args.table:
+        rows = [json.loads(line) for line in Path(args.table).read_text(encoding="utf-8").splitlines() if line]
+        print(table(rows))
+        return 0
     work = Path(tempfile.mkdtemp(prefix="kbcheck-suggest-bench-"))
     try:
         repo = work / "wiki"
@@ -169,22 +185,18 @@ def main() -> int:
                 for k in (1, 3):
                     row[f"{name}_section@{k}"], row[f"{name}_page@{k}"] = hits(ranking, truth[note], k)
             rows.append(row)
+            if args.json:
+                with open(args.json, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             git(repo, "reset", "-q", "--hard", base)
             print(f"{number:3d}/{len(sample)} {note}: section@3 {row['suggest_section@3']} "
                   f"page@3 {row['suggest_page@3']} bm25 section@3 {row['bm25_section@3']}", file=sys.stderr)
         n = len(rows)
-        table = ["| ranking | section@1 | section@3 | page@1 | page@3 |", "|---|---|---|---|---|"]
-        for name in ("suggest", "bm25"):
-            cells = [f"{100 * sum(r[f'{name}_{what}@{k}'] for r in rows) / n:.1f} %"
-                     for what, k in (("section", 1), ("section", 3), ("page", 1), ("page", 3))]
-            table.append(f"| {'kbcheck suggest' if name == 'suggest' else 'plain BM25'} | " + " | ".join(cells) + " |")
         print(f"notes: {n} (seed {args.seed}) of {len(truth)} linked from living documents; "
               f"links per note: median {statistics.median(sum(len(h) for h in truth[r['note']].values()) for r in rows)}")
         print(f"first run (cold cache): {cold:.1f} s; suggest per note, warm: median "
               f"{statistics.median(r['seconds'] for r in rows):.2f} s")
-        print("\n".join(table))
-        if args.json:
-            Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(table(rows))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

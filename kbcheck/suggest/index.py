@@ -82,6 +82,8 @@ class SectionIndex:
         self.candidates = [s for s in self.sections if s.candidate]
         self._by_doc: dict[str, list[int]] = {}
         self._idf: dict[str, float] = {}
+        #: tf-idf vectors of the notes sections cite, made once per run
+        self.vectors: dict[str, tuple[dict[str, float], float]] = {}
         for number, section in enumerate(self.candidates):
             self._by_doc.setdefault(section.doc, []).append(number)
         #: how many candidate sections hold each term (counted in C: a wiki has a million term slots)
@@ -236,7 +238,7 @@ def note_summary(kb: KnowledgeBase, path: str) -> tuple[str, dict[str, int], lis
     if text is None:
         return None
     fields, body_line = frontmatter(text)
-    doc = kb.document(path, store=False)
+    doc = kb.document(path)
     words: list[str] = []
     refs: list[RawRef] = []
     first_heading: str | None = None

@@ -26,6 +26,8 @@ _WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours
 _SHOWN_TERMS = 4
 #: pages judged in full for one note (the rest cannot reach its top suggestions)
 _PAGES_IN_PLAY = 40
+#: sections whose cited notes are read for one note, and how many of each section's notes
+_NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 8, 20
 #: BM25 points at which shared terms count half: a best match that is itself weak stays weak
 _TERMS_HALF = 5.0
 #: below this a section is not suggested at all: an unrelated note gets no confident place
@@ -142,7 +144,10 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             if kb.kind_of(path) == "knowledge" or path == query.path:
                 neighbour_cache[target] = (0.0, [])
             else:
-                neighbour_cache[target] = _cosine(query_vector, _vector(file_terms(kb, path), index))
+                vector = index.vectors.get(path)
+                if vector is None:
+                    vector = index.vectors[path] = _vector(file_terms(kb, path), index)
+                neighbour_cache[target] = _cosine(query_vector, vector)
         return neighbour_cache[target]
 
     # a section is judged only when something ties it to the note (shared terms or targets)
@@ -193,20 +198,26 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             why.append("links the same files: " + ", ".join(shared_files[:3]))
         ids = 1 - math.exp(-id_weight / 4)
         terms = text.get(number, 0.0) / best_text
-        near, near_path, near_terms = 0.0, "", []
-        for target in section.targets:
-            if target.startswith("path:") and target not in query.own:
-                similarity, common_terms = neighbour(target)
-                if similarity > near:
-                    near, near_path, near_terms = similarity, target[5:], common_terms
-        if near >= 0.05:
-            why.append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
         habit = 0.0
         for kind, counts in habits.items():
             if habit_max[kind]:
                 habit = max(habit, counts.get(heading_key(section.heading), 0) / habit_max[kind])
-        parts[number] = {"terms": terms, "ids": ids, "neighbours": min(1.0, near * 2), "habit": habit}
+        parts[number] = {"terms": terms, "ids": ids, "neighbours": 0.0, "habit": habit}
         reasons[number] = why
+
+    # the notes a section cites are read only for the sections already in the running
+    running = sorted(parts, key=lambda n: -(parts[n]["terms"] + parts[n]["ids"] + parts[n]["habit"]))
+    for number in running[:_NEIGHBOUR_SECTIONS]:
+        section = index.candidates[number]
+        near, near_path, near_terms = 0.0, "", []
+        files = sorted(t for t in section.targets if t.startswith("path:") and t not in query.own)
+        for target in files[:_NEIGHBOURS_READ]:
+            similarity, common_terms = neighbour(target)
+            if similarity > near:
+                near, near_path, near_terms = similarity, target[5:], common_terms
+        if near >= 0.05:
+            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
+        parts[number]["neighbours"] = min(1.0, near * 2)
 
     # a page's standing: its best section's evidence, and the note linking the page
     page: dict[str, float] = {}
