@@ -103,7 +103,13 @@ class Neighbourhood:
                         links.add(citation.card_path)
             self.cited[path], self.links[path] = ids, links
             self.prose[path] = _URL.sub(" ", kb.text(path) or "")
-        self.lower_words = {w for text in self.prose.values() for w in _LATIN_WORD.findall(text) if w.islower()}
+        #: latin word as written -> the notes that write it (names are looked up here, not searched)
+        self.words: dict[str, set[str]] = {}
+        for path, text in self.prose.items():
+            for word in set(_LATIN_WORD.findall(text)):
+                self.words.setdefault(word, set()).add(path)
+        self.lower_words = {w for w in self.words if w.islower()}
+        self._naming: dict[str, list[str]] = {}
         self.owners: dict[str, list[str]] = {}
         for stem, path in kb.repo_index().items():
             card = kb.card_id_of_path(path)
@@ -125,11 +131,15 @@ class Neighbourhood:
         return out
 
     def files_naming(self, name: str, exclude: str) -> list[str]:
-        pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![a-z0-9])") if name.isascii() else None
-        found = [p for p in self.notes if p != exclude
-                 and (pattern.search(self.prose[p]) if pattern is not None else name in self.prose[p])]
-        limit = max(_NAME_FILES, int(len(self.notes) * _NAME_SHARE))
-        return found if len(found) <= limit else []
+        """The notes that write `name` (none when so many do that it is a topic word)."""
+        if name not in self._naming:
+            if name.isascii():
+                found = sorted(self.words.get(name, ()))
+            else:
+                found = [p for p in self.notes if name in self.prose[p]]
+            limit = max(_NAME_FILES, int(len(self.notes) * _NAME_SHARE))
+            self._naming[name] = found if len(found) <= limit else []
+        return [p for p in self._naming[name] if p != exclude]
 
     def clashes(self, item: Item, lang: str) -> list[str]:
         """A warning for each title name that files of the knowledge base use for other ids."""

@@ -57,6 +57,12 @@ class Section:
     #: kinds of what it cites: file kinds (`paper_card`, `guide`…) and id kinds (`arxiv`, `repo`…)
     cited_kinds: Counter[str] = field(default_factory=Counter)
 
+    #: the heading without its number, as habits count it
+    habit_key: str = ""
+
+    def __post_init__(self) -> None:
+        self.habit_key = heading_key(self.heading)
+
     @property
     def candidate(self) -> bool:
         """A place for an entry: not the reference list, not the trend or open-question layer."""
@@ -91,6 +97,11 @@ class SectionIndex:
         total = sum(s.length for s in self.candidates)
         self.average_length = total / len(self.candidates) if self.candidates else 1.0
         self.target_df: Counter[str] = Counter(t for s in self.candidates for t in s.targets)
+        #: target -> the candidates citing it
+        self.by_target: dict[str, list[int]] = {}
+        for number, section in enumerate(self.candidates):
+            for target in section.targets:
+                self.by_target.setdefault(target, []).append(number)
         self.habits: dict[str, Counter[str]] = {}
         for section in self.candidates:
             key = heading_key(section.heading)

@@ -12,12 +12,13 @@ ranks above its neighbours on the same page.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from kbcheck.model.knowledge_base import KnowledgeBase
-from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, heading_key, note_summary
+from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
 
 #: BM25's usual constants
 _K1, _B = 1.2, 0.75
@@ -27,7 +28,9 @@ _SHOWN_TERMS = 4
 #: pages judged in full for one note (the rest cannot reach its top suggestions)
 _PAGES_IN_PLAY = 40
 #: sections whose cited notes are read for one note, and how many of each section's notes
-_NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 8, 20
+_NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 3, 8
+#: a page with more sections than this is a survey: only its matching sections are judged
+_PAGE_SECTIONS = 30
 #: BM25 points at which shared terms count half: a best match that is itself weak stays weak
 _TERMS_HALF = 5.0
 #: below this a section is not suggested at all: an unrelated note gets no confident place
@@ -110,7 +113,31 @@ def _cosine(query: tuple[dict[str, float], float], other: tuple[dict[str, float]
     if not shared:
         return 0.0, []
     dot = sum(a[t] * b[t] for t in shared)
-    return dot / (na * nb), sorted(shared, key=lambda t: -a[t])
+    return dot / (na * nb), shared
+
+
+def _id_evidence(index: SectionIndex, section: Section, query: Query, why: list[str]) -> float:
+    """The weight of the ids, repos and files the section and the note both cite (reasons into `why`)."""
+    here = f"path:{query.path}"
+    own = sorted(section.targets & query.own - {here})
+    if own or here in section.targets:
+        why.append("already cites this note" + (f" ({', '.join(_display(t) for t in own)})" if own else ""))
+    common = section.targets & query.targets
+    shared = sorted(t for t in common - query.own if not t.startswith("path:"))
+    weight = sum(index.target_idf(t) for t in shared) + (3.0 if why else 0.0)
+    repos = [_display(t) for t in shared if t.startswith("repo:")]
+    papers = [_display(t) for t in shared if not t.startswith("repo:")]
+    if papers:
+        why.append("shares ids: " + ", ".join(papers[:4]))
+    if repos:
+        why.append("shares repos: " + ", ".join(repos[:4]))
+    # living documents both link are topics, not sources (an entity page's "Related Concepts")
+    files = sorted(t[5:] for t in common if t.startswith("path:") and t not in query.own
+                   and t[5:] not in index.documents)
+    if files:
+        weight += sum(index.target_idf(f"path:{p}") for p in files) * 0.5
+        why.append("links the same files: " + ", ".join(files[:3]))
+    return weight
 
 
 def _terms_position(why: list[str]) -> int:
@@ -151,10 +178,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
         return neighbour_cache[target]
 
     # a section is judged only when something ties it to the note (shared terms or targets)
-    by_target: dict[str, list[int]] = {}
-    for number, section in enumerate(index.candidates):
-        for target in section.targets:
-            by_target.setdefault(target, []).append(number)
+    by_target = index.by_target
     tied = set(text)
     for target in query.targets | query.own:
         tied.update(by_target.get(target, ()))
@@ -171,43 +195,34 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     pages_in_play = linked_docs | set(sorted(first_pass, key=lambda d: -first_pass[d])[:_PAGES_IN_PLAY])
     tied = {n for n in tied if index.candidates[n].doc in pages_in_play}
     for doc_path in pages_in_play:
-        tied.update(index.numbers_of(doc_path))
+        numbers = index.numbers_of(doc_path)
+        if len(numbers) <= _PAGE_SECTIONS:  # a long survey is judged on its sections that match
+            tied.update(numbers)
 
     parts: dict[int, dict[str, float]] = {}
     reasons: dict[int, list[str]] = {}
+    everything = query.targets | query.own
+    provisional: dict[int, float] = {}
     for number in tied:
         section = index.candidates[number]
         why: list[str] = []
-        own = sorted(section.targets & query.own - {f"path:{query.path}"})
-        if own or f"path:{query.path}" in section.targets:
-            why.append("already cites this note" + (f" ({', '.join(_display(t) for t in own)})" if own else ""))
-        shared = sorted(t for t in (section.targets & query.targets) - query.own if not t.startswith("path:"))
-        id_weight = sum(index.target_idf(t) for t in shared) + (3.0 if why else 0.0)
-        if shared:
-            repos = [_display(t) for t in shared if t.startswith("repo:")]
-            papers = [_display(t) for t in shared if not t.startswith("repo:")]
-            if papers:
-                why.append("shares ids: " + ", ".join(papers[:4]))
-            if repos:
-                why.append("shares repos: " + ", ".join(repos[:4]))
-        # living documents both link are topics, not sources (an entity page's "Related Concepts")
-        shared_files = sorted(t[5:] for t in (section.targets & query.targets) if t.startswith("path:")
-                              and t not in query.own and t[5:] not in index.documents)
-        if shared_files:
-            id_weight += sum(index.target_idf(f"path:{p}") for p in shared_files) * 0.5
-            why.append("links the same files: " + ", ".join(shared_files[:3]))
+        if not section.targets.isdisjoint(everything):
+            id_weight = _id_evidence(index, section, query, why)
+        else:
+            id_weight = 0.0
         ids = 1 - math.exp(-id_weight / 4)
         terms = text.get(number, 0.0) / best_text
         habit = 0.0
         for kind, counts in habits.items():
             if habit_max[kind]:
-                habit = max(habit, counts.get(heading_key(section.heading), 0) / habit_max[kind])
+                habit = max(habit, counts.get(section.habit_key, 0) / habit_max[kind])
         parts[number] = {"terms": terms, "ids": ids, "neighbours": 0.0, "habit": habit}
+        provisional[number] = terms + ids + habit
         reasons[number] = why
 
     # the notes a section cites are read only for the sections already in the running
-    running = sorted(parts, key=lambda n: -(parts[n]["terms"] + parts[n]["ids"] + parts[n]["habit"]))
-    for number in running[:_NEIGHBOUR_SECTIONS]:
+    running = heapq.nlargest(_NEIGHBOUR_SECTIONS, provisional, key=provisional.__getitem__)
+    for number in running:
         section = index.candidates[number]
         near, near_path, near_terms = 0.0, "", []
         files = sorted(t for t in section.targets if t.startswith("path:") and t not in query.own)
@@ -216,6 +231,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             if similarity > near:
                 near, near_path, near_terms = similarity, target[5:], common_terms
         if near >= 0.05:
+            near_terms = sorted(near_terms, key=lambda t: -query_vector[0][t])
             reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
         parts[number]["neighbours"] = min(1.0, near * 2)
 
