@@ -207,3 +207,16 @@ def test_paper_month_reads_both_id_styles() -> None:
 
 def test_escape_markdown_text_keeps_one_line_and_no_markup() -> None:
     assert escape_markdown_text("a *b*\n[c](d) <e> |f|") == "a \\*b\\* \\[c\\](d) \\<e\\> \\|f\\|"
+
+
+def test_the_chinese_brief_has_the_place_the_related_material_and_the_actions(digest, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["digest", "--since", digest["base"], "--lang", "zh"]) == 0
+    markdown = capsys.readouterr().out
+    assert "**建议归入 / Suggested place**" in markdown
+    assert f"- `{LIVING}` §2.1 请求路由（第 5 行，得分 " in markdown
+    assert "**库内同族材料（用于交叉定位，非本轮新增） / Related material**" in markdown
+    assert "- `organized/guides/routing-practice.md`：链接了本条" in markdown
+    actions = markdown.split("## 建议的归并动作（按优先级）", 1)[1].split("\n## ", 1)[0]
+    assert actions.strip().splitlines()[0].startswith("1. §2.1 请求路由 新增 arXiv:2610.02076")
+    assert "- 采集回填的老论文卡片 1 张（采集机制产物，非研究增量）：arXiv:1706.03762" in markdown
+    assert '⚠⚠ 同名歧义：标题里的 "Jev" 在库内另指 typesafe/jev' in markdown

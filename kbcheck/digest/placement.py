@@ -243,13 +243,16 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
             actions.append((say(lang, "action.cited_no_entry", what=name(item, True), section=section or "?"), doc, section))
     # each paper id of an increment, with the words of its card (or of the increment itself)
     papers: list[tuple[str, set[str]]] = []
-    for item in increments:
-        for cited in item.ids:
-            if cited.kind not in ("arxiv", "doi"):
-                continue
-            card_path = kb.paper_card_path(cited.id) if cited.kind == "arxiv" else None
-            text = kb.text(card_path) if card_path else None
-            papers.append((cited.display, _words(text if text else item.title + " " + item.key_points)))
+    if any(f.rule == "KB001" for f in findings):
+        from kbcheck.suggest.index import file_terms
+
+        for item in increments:
+            for cited in item.ids:
+                if cited.kind not in ("arxiv", "doi"):
+                    continue
+                card_path = kb.paper_card_path(cited.id) if cited.kind == "arxiv" else None
+                words = set(file_terms(kb, card_path)) if card_path else set()
+                papers.append((cited.display, words or _words(item.title + " " + item.key_points)))
     for finding in findings:
         if finding.rule != "KB001":
             continue

@@ -243,11 +243,21 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
     return SectionIndex(documents)
 
 
-def note_summary(kb: KnowledgeBase, path: str) -> tuple[str, dict[str, int], list[RawRef]] | None:
-    """A note's title, terms (title counted twice: it says what the note is about) and refs."""
-    text = kb.text(path)
-    if text is None:
-        return None
+NoteSummary = tuple[str, dict[str, int], list[RawRef]]
+
+
+def note_summary(kb: KnowledgeBase, path: str) -> NoteSummary | None:
+    """A note's title, terms (title counted twice: it says what the note is about) and refs,
+    cached by blob id: a digest asks this of hundreds of cards."""
+    value = kb._cached(_NAMESPACE, path, f"{_VERSION}\0summary\0{','.join(kb.roots)}", _note_reader(kb, path))
+    return value if isinstance(value, tuple) else None
+
+
+def _note_reader(kb: KnowledgeBase, path: str) -> Callable[[str], NoteSummary]:
+    return lambda text: _read_note(kb, path, text)
+
+
+def _read_note(kb: KnowledgeBase, path: str, text: str) -> NoteSummary:
     fields, body_line = frontmatter(text)
     doc = kb.document(path)
     words: list[str] = []
@@ -274,9 +284,5 @@ def file_terms(kb: KnowledgeBase, path: str) -> dict[str, int]:
     if kb.kind_of(path) not in MARKDOWN_KINDS:
         return {}
 
-    def build(text: str) -> dict[str, int]:
-        summary = note_summary(kb, path)
-        return summary[1] if summary is not None else {}
-
-    value = kb._cached(_NAMESPACE, path, f"{_VERSION}\0note\0{','.join(kb.roots)}", build)
-    return value if isinstance(value, dict) else {}
+    summary = note_summary(kb, path)
+    return summary[1] if summary is not None else {}
