@@ -74,6 +74,14 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.set_defaults(handler=cmd_digest)
 
+    suggest = sub.add_parser("suggest", help="the sections of the living documents each note most likely belongs to")
+    suggest.add_argument("paths", nargs="+", metavar="PATH", help="cards, guides or briefs (files or folders)")
+    suggest.add_argument("--top", type=int, default=3, metavar="N", help="sections per note (default: 3)")
+    suggest.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    suggest.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
+    suggest.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    suggest.set_defaults(handler=cmd_suggest)
+
     baseline = sub.add_parser("baseline", help="record or show the accepted findings")
     bsub = baseline.add_subparsers(dest="baseline_command", metavar="ACTION", required=True)
     update = bsub.add_parser("update", help="record REV (default HEAD) and its findings")
@@ -193,6 +201,13 @@ def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     repo = _repository()
     config = _config(repo, args.config)
     return run_digest(repo, config, args, out, err)
+
+
+def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.suggest import run_suggest
+
+    repo = _repository()
+    return run_suggest(repo, _config(repo, args.config), args, out, err)
 
 
 def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -55,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
         "weekly_growth", "last_commit", "collected",
     ],
     "low-citation-threshold": 5,
+    "backfill-age-years": 3,
     "scope-categories": [],
     "lang": "zh",
     "baseline": ".kbcheck/baseline.json",
@@ -112,6 +113,7 @@ class Config:
     uncertainty_markers: tuple[str, ...] = tuple(DEFAULTS["uncertainty-markers"])
     volatile_fields: tuple[str, ...] = tuple(DEFAULTS["volatile-fields"])
     low_citation_threshold: int = 5
+    backfill_age_years: int = 3
     scope_categories: tuple[str, ...] = ()
     lang: str = "zh"
     baseline: str = ".kbcheck/baseline.json"
@@ -151,7 +153,7 @@ _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "ma
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
-_COUNTS = {"low-citation-threshold": 0, "max-file-size": 1}
+_COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "max-file-size": 1}
 #: a slug becomes a folder name in role globs: no separators, no glob syntax
 _SLUG = re.compile(r"[^\s/\\*?\[\]!{}]+")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -508,6 +510,7 @@ _COMMENTS = {
     "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",
+    "backfill-age-years": "a new paper card whose paper is older than this at its collection date is the collector back-filling (a review item)",
     "scope-categories": "paper categories the digest treats as in scope; empty: every category",
     "lang": "digest language: \"zh\" or \"en\"",
     "baseline": "committed file holding the baseline commit and the accepted findings",

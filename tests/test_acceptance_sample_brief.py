@@ -181,3 +181,31 @@ def test_check_all_in_a_real_repository(git_repo, capsys: pytest.CaptureFixture[
     ])
     assert output["summary"]["errors"] == 3
     assert output["summary"]["warnings"] == 4
+
+
+# -- where the brief's increments go (the example knowledge base holds the brief's sections) ---------
+
+EXAMPLE = HERE.parent / "examples" / "knowledge-base"
+#: increment of the brief -> the sections its "建议归入" names (any one in the top 3 will do)
+BRIEF_PLACES = {
+    "organized/paper_cards/1695-2610-02076.md": ("§3.1", "§4"),  # LLM-as-Jev: §3.1 末尾，或单列 §4.2
+    "organized/repo_cards/4721-amitshekhariitbhu-llm-internals.md": ("§1.6",),
+    "inbox/jay/2026-10-29-1105-engineering-brief.md": ("§5.7",),  # 增量 3: arXiv:2610.37358
+    "organized/paper_cards/1775-2610-12307.md": ("§5.7",),  # BudgetPix
+}
+
+
+def test_the_briefs_increments_get_the_briefs_sections_in_their_top_3(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    from kbcheck.cli import main
+
+    git_repo.write_many({p.relative_to(EXAMPLE).as_posix(): p.read_bytes()
+                         for p in sorted(EXAMPLE.rglob("*")) if p.is_file()})
+    git_repo.commit_all("the example knowledge base", author="tom")
+    assert main(["suggest", *BRIEF_PLACES, "--format", "json", "--no-cache"]) == 0
+    items = {item["path"]: item["suggestions"] for item in json.loads(capsys.readouterr().out)["items"]}
+    assert set(items) == set(BRIEF_PLACES)
+    for path, wanted in BRIEF_PLACES.items():
+        top = [s["section"] for s in items[path]]
+        assert len(top) <= 3
+        assert any(section.startswith(wanted) for section in top), (path, top)
+        assert all(s["living_doc"] == "organized/knowledge/inference.md" for s in items[path])

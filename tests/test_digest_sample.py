@@ -292,7 +292,8 @@ def test_json_item_fields_are_exactly_the_spec(sample: tuple[GitRepo, str, str])
                                   "citable_ids", "counts"]
     for item in document["items"]:
         assert list(item) == ["path", "kind", "change", "old_path", "class", "reason", "ids", "changed_fields",
-                              "living_doc", "cited_no_entry", "meta_only", "warnings"]
+                              "living_doc", "cited_no_entry", "meta_only", "warnings",
+                              "suggested_sections", "related"]
         assert set(item["living_doc"]) == {"in_references", "entry_mentions", "meta_mentions", "sections", "per_id"}
 
 

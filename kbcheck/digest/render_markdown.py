@@ -15,6 +15,21 @@ from kbcheck.digest.phrases import clauses, field_changes, join, say
 #: GitHub refuses a step summary over 1 MiB
 LIMIT = 1024 * 1024
 _SAFETY = 4096
+#: the strongest reasons of a suggestion (the JSON has them all)
+_WHY_SHOWN = 3
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|"})
+
+
+def escape_markdown_text(text: str) -> str:
+    """Text taken from the knowledge base, safe inside a line of the brief.
+
+    A heading or a title may hold `*`, `_`, brackets, `<tag>` or `|`: written
+    as is, they would start emphasis, a link, HTML or a table cell. Line
+    breaks become spaces, so one entry stays one line.
+    """
+    return " ".join(text.split()).translate(_MARKDOWN_SPECIAL)
 
 
 def _colon(lang: str) -> str:
@@ -76,6 +91,16 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     out += ["", f"**{say(lang, 'md.key_points')}**", "", item.key_points or say(lang, "md.no_key_points"), ""]
     out += [f"**{say(lang, 'md.relation')}**", ""]
     out += _cap(_relation(item, lang), cap, lang)
+    out += ["", f"**{say(lang, 'md.suggested')}**", ""]
+    suggested = [
+        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown_text(s.section) or "—",
+                   line=s.line, score=f"{s.score:.2f}", why=escape_markdown_text(join(lang, s.why[:_WHY_SHOWN])))
+        for s in item.suggested_sections
+    ]
+    out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
+    if item.related:
+        out += ["", f"**{say(lang, 'md.related')}**", ""]
+        out += [f"- {_code(r.path)}{_colon(lang)}{escape_markdown_text(r.why)}" for r in item.related]
     out += ["", f"**{say(lang, 'md.cautions')}**", ""]
     warnings = [f"- {w}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
     out += _cap(warnings, cap, lang)
@@ -106,7 +131,14 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     out += blocks
 
     reviews = [f"- {item.title}（{_code(item.path)}）{_colon(lang)}{item.reason}" if lang == "zh"
-               else f"- {item.title} ({_code(item.path)}): {item.reason}" for item in digest.of_class(REVIEW)]
+               else f"- {item.title} ({_code(item.path)}): {item.reason}"
+               for item in digest.of_class(REVIEW) if not item.backfilled]
+    backfilled = [item for item in digest.of_class(REVIEW) if item.backfilled]
+    if backfilled:
+        papers = join(lang, [c.display for item in backfilled for c in item.ids[:1]][:cap or 8])
+        if len(backfilled) > (cap or 8):
+            papers += " …"
+        reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=_plural(len(backfilled)), papers=papers))
     out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
 
     living = [f"- {_code(item.path)}{_colon(lang)}{item.reason}" for item in digest.of_class(LIVING_DOC)]
@@ -130,6 +162,10 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         title = digest.titles.get(cited.id)
         citable.append(f"- {cited.display}" + (f" —— {title}" if lang == "zh" and title else f" — {title}" if title else ""))
     out += [f"## {say(lang, 'md.citable')}", ""] + (_cap(citable, cap, lang) or [say(lang, "md.none")]) + [""]
+
+    actions = [f"{a.priority}. {escape_markdown_text(a.action)}" + (f"（{_code(a.path)}）" if lang == "zh" and a.path
+               else f" ({_code(a.path)})" if a.path else "") for a in digest.merge_actions]
+    out += [f"## {say(lang, 'md.merge_actions')}", ""] + (_cap(actions, cap, lang) or [say(lang, "md.none")]) + [""]
 
     consumed = sum(1 for e in digest.boundary if e.consumed)
     out += [f"## {say(lang, 'md.boundary')}", ""]
@@ -163,4 +199,4 @@ def render(digest: Digest, lang: str, limit: int = LIMIT) -> str:
     return text
 
 
-__all__ = ["LIMIT", "render"]
+__all__ = ["LIMIT", "escape_markdown_text", "render"]
