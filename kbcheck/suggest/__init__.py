@@ -79,7 +79,7 @@ def run_suggest(repo: Repository, config: Config, args: argparse.Namespace, out:
 
     if args.top < 1:
         raise UsageError("--top must be at least 1")
-    selection = select(repo, config, mode="paths", paths=list(args.paths), rev=None, cli_author=None)
+    selection = select(repo, config, mode="paths", paths=list(args.paths), rev=None)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else repository_cache(repo))
     suggester = Suggester(kb)
     items = [_Item(path, suggester.suggest(path, args.top)) for path in selection.paths
