@@ -122,7 +122,8 @@ def test_digest_json_on_the_example_matches_its_schema(example: GitRepo) -> None
     base = example.git("rev-list", "--max-parents=0", "HEAD").strip()
     _, out = run("digest", "--since", base, "--format", "json")
     digest = json.loads(out)
-    assert digest["counts"] == {"increment": 14, "review": 6, "living-doc": 1}
+    # the 2016 paper collected in 2026 is a back-filled review item, not an increment
+    assert digest["counts"] == {"increment": 13, "review": 7, "living-doc": 1}
     assert errors("digest", digest) == []
 
 
