@@ -309,6 +309,23 @@ def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[st
     return sorted(set(_zsplit(out)))
 
 
+def skip_worktree_entries(repo: Repository) -> dict[str, str]:
+    """Path -> "<mode> <blob sha>" of tracked files git keeps out of the work tree on purpose.
+
+    A sparse checkout (or `update-index --skip-worktree`) leaves such files
+    off the disk while the repository still holds them: they exist, with the
+    content the index records. Empty when no entry carries the bit.
+    """
+    _, out = run(repo, "ls-files", "-z", "-t", "--stage")
+    entries: dict[str, str] = {}
+    for record in _zsplit(out):
+        if record.startswith("S "):
+            meta, _, path = record[2:].partition("\t")
+            mode, sha, _stage = meta.split(" ")
+            entries[sys.intern(path)] = f"{mode} {sha}"
+    return entries
+
+
 def _content_may_be_converted(repo: Repository) -> bool:
     """True when git could store a file differently from its work-tree bytes (filters, eol, encodings)."""
     _, out = run(repo, "config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|attributesfile)$)", check=False)
@@ -348,7 +365,14 @@ def worktree_blob_ids(repo: Repository) -> dict[str, str]:
 # -- blobs -----------------------------------------------------------------------------
 
 def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
-    """One object through the persistent `cat-file --batch`; None when missing or not `kind`."""
+    """One object through the persistent `cat-file --batch`; None when missing or not `kind`.
+
+    GitPython's persistent reader parses only 40-hex object ids: in a SHA-256
+    repository each object is read by a `git cat-file <kind>` of its own.
+    """
+    if object_format(repo) != "sha1":
+        status, out = run(repo, "cat-file", kind, sha, check=False)
+        return out if status == 0 else None
     try:
         _, typename, _, data = repo.handle.git.get_object_data(sha)
     except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
@@ -382,7 +406,7 @@ def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
     blobs are asked for all at once (a pipelined batch); a few one by one.
     """
     wanted = list(dict.fromkeys(sha for sha in shas if _HEX_ID.fullmatch(sha)))
-    if len(wanted) >= _PIPELINE_MIN:
+    if len(wanted) >= _PIPELINE_MIN or (wanted and object_format(repo) != "sha1"):
         return _read_pipelined(repo, wanted)
     blobs: dict[str, bytes] = {}
     for sha in wanted:
