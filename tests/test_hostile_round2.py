@@ -113,13 +113,11 @@ PATHS: dict[str, tuple[Case, Outcome]] = {
     ),
     "baseline-into-the-git-directory": (
         Case({".kbcheck.toml": 'baseline = ".git/config"\n'}, argv=("baseline", "update")),
-        Outcome(2, stderr=("error: 'baseline' in .kbcheck.toml must be a path inside the working tree "
-                           "and outside .git, got '.git/config'",)),
+        Outcome(2, stderr=("error: 'baseline' in .kbcheck.toml must be a path outside .git, got '.git/config'",)),
     ),
     "baseline-into-the-git-directory-by-case": (
         Case({".kbcheck.toml": 'baseline = "./.GIT/config"\n'}, argv=("baseline", "update")),
-        Outcome(2, stderr=("error: 'baseline' in .kbcheck.toml must be a path inside the working tree "
-                           "and outside .git, got './.GIT/config'",)),
+        Outcome(2, stderr=("error: 'baseline' in .kbcheck.toml must be a path outside .git, got './.GIT/config'",)),
     ),
     "glob-leaving-the-repository": (
         Case({".kbcheck.toml": 'knowledge = ["../**"]\n'}),
@@ -149,7 +147,7 @@ LIMITS: dict[str, tuple[Case, Outcome]] = {
     # 8: config values of any size: one line, no echo of the value
     "fifty-mb-glob": (
         Case({".kbcheck.toml": 'exclude = ["' + "a" * BIG + '"]\n'}),
-        Outcome(2, stderr=(f"error: config file .kbcheck.toml is {BIG + 16} bytes, over the limit of 1048576",)),
+        Outcome(2, stderr=(f"error: config file .kbcheck.toml is {BIG + 15} bytes, over the limit of 1048576",)),
     ),
     "long-regex": (
         Case({".kbcheck.toml": 'trend-heading = "' + "(a|b)" * 2000 + '"\n'}),

@@ -17,6 +17,7 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose
 from kbcheck.model.claims import ClaimNumber, find_claims
+from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -37,11 +38,12 @@ _LABEL = re.compile(
 class HeadingPatterns:
     """The three special-section patterns, in the order that breaks ties."""
 
-    reference: re.Pattern[str]
-    trend: re.Pattern[str]
-    open_question: re.Pattern[str]
+    reference: HeadingRegex
+    trend: HeadingRegex
+    open_question: HeadingRegex
 
     def role_of(self, heading: str) -> str | None:
+        heading = heading[:MAX_HEADING_CHARS]  # no section title is longer; no pattern sees more
         for role, pattern in ((REFERENCE, self.reference), (TREND, self.trend), (OPEN_QUESTION, self.open_question)):
             if pattern.search(heading):
                 return role
