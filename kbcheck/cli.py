@@ -120,8 +120,12 @@ def _select(value: str | None) -> frozenset[str] | None:
 
 
 def one_line(text: str) -> str:
-    """A notice or an error on one line, even when it names a file whose name holds a line break."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """A notice or an error on one line, even when it names a file whose name holds a line break;
+    the bytes of a name that is not UTF-8 are written as git writes them (`\\351`)."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = "".join(f"\\{ord(ch) - 0xDC00:03o}" if "\udc80" <= ch <= "\udcff" else ch for ch in text)
+    return text
 
 
 def _notice(lines: Sequence[str], err: TextIO) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from kbcheck.cache import shard_of
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
-from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
+from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
 from kbcheck.model.document import BlockLines
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
@@ -251,7 +251,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         severity = effective_severity(config, rule.id, rule.default_severity(item.kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
-            path=problem.path, line=problem.line, column=problem.column,
+            path=printable_path(problem.path), line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
             fingerprint=item.fingerprint, file_level=problem.file_level,
         )

@@ -201,7 +201,7 @@ NAMES: dict[str, tuple[Case, Outcome]] = {
     ),
     "non-utf8-name-notice": (
         Case({"inbox/tom/caf\udce9.md": b"caf\xe9 7x\n"}),
-        Outcome(0, stderr=('"inbox/tom/caf\\351.md": skipped: not UTF-8 (byte 0xe9 at offset 3)',)),
+        Outcome(0, stderr=("inbox/tom/caf\\351.md: skipped: not UTF-8 (byte 0xe9 at offset 3)",)),
     ),
 }
 
@@ -288,3 +288,59 @@ def test_forty_thousand_findings_in_one_file_take_linear_time(git_repo: GitRepo)
     small = _time_broken_links(git_repo, 4_000, runs=2)
     large = _time_broken_links(git_repo, 40_000)
     assert large < 25 * small, (small, large)
+
+
+# -- 14: untrusted text in the digest's markdown ---------------------------------------------------------
+
+HOSTILE_TITLE = '<script>alert(1)</script> [点我](javascript:alert(1)) ![i](https://e.example/i.png)\\n# 伪造标题'
+HOSTILE_FILES: dict[str, str | bytes] = {
+    "organized/paper_cards/1695-2610-02077.md": (
+        f'---\narxiv: "2610.02077"\ntitle: "{HOSTILE_TITLE}"\n'
+        'tldr: "<img src=x onerror=alert(1)> <https://evil.example> *粗* [链接][r]\\n\\n## 伪造小节"\n---\n\n正文。\n'),
+    "inbox/tom/<b>笔记`x`</b>.md": ("# <a href='javascript:alert(1)'>伪造</a> 简报\n\n"
+                                    "[r]: javascript:alert(1)\n\n- arXiv:2610.02077 说 <i>提速</i> 3x [点](javascript:x)\n"),
+    "organized/knowledge/k.md": "# k\n\n## 参考文献 <em>伪造</em>\n\n- arXiv:2610.02077\n",
+}
+
+
+def _markdown_tokens(markdown: str) -> list[object]:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    tokens = md.parse(markdown)
+    flat: list[object] = []
+    for token in tokens:
+        flat.append(token)
+        flat.extend(token.children or [])
+    return flat
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_digest_markdown_carries_no_markup_from_the_data(git_repo: GitRepo, lang: str) -> None:
+    git_repo.commit_files({".kbcheck.toml": CONFIG}, "config", author="mia")
+    git_repo.commit_files(HOSTILE_FILES, "hostile", author="mia")
+    code, out, err = run_cli(("digest", "--since", "HEAD~1", "--lang", lang))
+    assert code == 0, err
+    assert "伪造标题" in out and "提速" in out  # the data is there, as text
+    tokens = _markdown_tokens(out)
+    kinds = {token.type for token in tokens}  # type: ignore[attr-defined]
+    assert not kinds & {"html_block", "html_inline", "link_open", "image", "em_open"}, kinds
+    headings = [tokens[i + 1].content for i, token in enumerate(tokens)  # type: ignore[attr-defined]
+                if token.type == "heading_open"]  # type: ignore[attr-defined]
+    # titles stay inside the increments' own heading lines, as text: no heading of their own
+    forged = [heading for heading in headings if "伪造" in heading]
+    assert forged and all(heading.startswith(("Increment ", "增量 ")) for heading in forged), headings
+    assert any("\\<script\\>" in heading and "\\# 伪造标题" in heading for heading in forged), headings
+
+
+@pytest.mark.parametrize("hostile", [
+    "<script>x</script>", "[a](javascript:alert(1))", "![i](x.png)", "<https://e.example>", "a\n# h", "a\r\n===",
+    "# h", "- item", "> quote", "| a | b |", "&lt;b&gt;", "\\<b>", "`code` **b**", "1. one", "+ plus", "x\u2028# h",
+])
+def test_escaped_text_renders_as_plain_text(hostile: str) -> None:
+    from kbcheck.digest.render_markdown import escape_markdown
+
+    tokens = _markdown_tokens(f"- 标题：{escape_markdown(hostile)}\n\n{escape_markdown(hostile)}\n")
+    kinds = {token.type for token in tokens}  # type: ignore[attr-defined]
+    assert kinds <= {"bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close", "paragraph_open",
+                     "paragraph_close", "inline", "text", "softbreak"}, (hostile, kinds)
