@@ -151,7 +151,6 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
 def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
     """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
     from kbcheck import git
-
     from kbcheck.files import atomic_file
 
     sha = git.resolve(repo, rev or "HEAD")

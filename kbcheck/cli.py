@@ -224,10 +224,14 @@ def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.config import write_init
+    from kbcheck.git import BareRepositoryError
 
     root = Path.cwd()
     try:
         root = _repository().root
+    except BareRepositoryError:
+        raise UsageError(f"{root} is a bare repository (no working tree): "
+                         "run kbcheck init in a clone's working tree") from None
     except KbcheckError:
         pass
     path = write_init(root, force=args.force)
@@ -245,7 +249,7 @@ def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.cache import clear_cache
 
     repo = _repository()
-    clear_cache(repo.git_dir)
+    clear_cache(repo.common_dir)  # where every worktree's runs keep it
     print("kbcheck cache cleared", file=out)
     return 0
 

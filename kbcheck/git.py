@@ -49,6 +49,10 @@ _SHALLOW_HINT = (
 )
 
 
+class BareRepositoryError(GitError):
+    """The repository has no working tree: nothing to check, nowhere to write a configuration."""
+
+
 @dataclass
 class Repository:
     """An open git repository with a working tree."""
@@ -98,7 +102,7 @@ def open_repository(start: Path) -> Repository:
         raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
-        raise GitError(f"bare repository has no working tree: {handle.git_dir}")
+        raise BareRepositoryError(f"bare repository has no working tree: {handle.git_dir}")
     return Repository(
         root=Path(handle.working_tree_dir).resolve(),
         git_dir=Path(handle.git_dir).resolve(),
@@ -139,9 +143,17 @@ def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = 
             raise GitError("git is not installed or not on PATH") from None
         except (git.GitError, OSError) as exc:
             raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
+    if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
+        raise GitError(_refused(repo))  # whatever was asked: no answer git gives here can be trusted
     if check and status != 0:
         raise GitError(f"git {args[0]} failed: {_first_line(err)}")
     return status, out
+
+
+def _refused(repo: Repository) -> str:
+    """git's safe.directory check refuses a repository owned by another user: say so, not "no commits"."""
+    return ("git refuses this repository: it belongs to another user (detected dubious ownership); "
+            f"if you trust it: git config --global --add safe.directory {repo.root}")
 
 
 def _decode(raw: bytes) -> str:

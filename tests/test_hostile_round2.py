@@ -166,7 +166,7 @@ LIMITS: dict[str, tuple[Case, Outcome]] = {
     # 6: a pattern from the configuration that backtracks runs on a linear-time engine
     "backtracking-heading-pattern": (
         Case({".kbcheck.toml": 'trend-heading = "^(\\\\s*a+)+$"\n',
-              "organized/knowledge/k.md": "# k\n\n## " + " a" * 30_000 + "!\n\n- 4x\n"}),
+              "organized/knowledge/k.md": "# k\n\n## " + " a" * 50_000 + "!\n\n- 4x\n"}),
         Outcome(0, (("KB005", "organized/knowledge/k.md", 5, 3, "4x"),)),
     ),
     "lookaround-in-a-configured-pattern": (
@@ -344,3 +344,109 @@ def test_escaped_text_renders_as_plain_text(hostile: str) -> None:
     kinds = {token.type for token in tokens}  # type: ignore[attr-defined]
     assert kinds <= {"bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close", "paragraph_open",
                      "paragraph_close", "inline", "text", "softbreak"}, (hostile, kinds)
+
+
+# -- 11: an interrupted write leaves no temporary file ---------------------------------------------------
+
+def _many_notes(repo: GitRepo, count: int = 1500) -> None:
+    repo.commit_files({".kbcheck.toml": CONFIG}, "config", author="mia")
+    repo.commit_files({f"inbox/tom/n{i:04}.md": f"# 笔记 {i}\n\n- 提速 {i}x，见 arXiv:2610.{i:05}\n" for i in range(count)},
+                      "notes", author="tom")
+
+
+@pytest.mark.parametrize("argv, temp_glob", [
+    (("baseline", "update"), ".kbcheck/.baseline.json.*.tmp"),
+    (("digest", "--since", "HEAD~1", "--output", "digest.md"), ".digest.md.*.tmp"),
+])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_interrupted_write_removes_its_temporary_file(git_repo: GitRepo, argv: tuple[str, ...], temp_glob: str,
+                                                      signum: int) -> None:
+    _many_notes(git_repo)
+    env = {**git_repo.env, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    process = subprocess.Popen([sys.executable, "-m", "kbcheck", *argv], cwd=git_repo.path, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not list(git_repo.path.glob(temp_glob)) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert process.poll() is None, "finished before it could be interrupted"
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err.decode().splitlines()[-1] == "kbcheck: interrupted"
+    assert not list(git_repo.path.glob(temp_glob))
+    assert not (git_repo.path / ".kbcheck/baseline.json").exists() and not (git_repo.path / "digest.md").exists()
+
+
+# -- 13: small things that said the wrong thing ----------------------------------------------------------
+
+def test_a_card_of_ten_thousand_keys_is_read(git_repo: GitRepo) -> None:
+    """The frontmatter limit (5,000 values) was lower than real data; it is 100,000 now, and documented."""
+    keys = "".join(f"k{i}: v{i}\n" for i in range(10_000))
+    git_repo.commit_files({CARD: f'---\narxiv: "2610.02076"\ntitle: "大卡片"\n{keys}---\n',
+                           BRIEF: "# b\n\n- arXiv:2610.02076\n"}, "big card", author="mia")
+    code, out, err = run_cli(("check", "--all", "--format", "json"))
+    assert (code, spots(out), err) == (0, (), "")
+
+
+def test_repository_owned_by_another_user_says_so(git_repo: GitRepo) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root can give the repository to another user")
+    git_repo.commit_files({"inbox/tom/a.md": "# a\n"}, "a", author="tom")
+    subprocess.run(["chown", "-R", "12345:12345", str(git_repo.path)], check=True)
+    try:
+        for argv in (("check", "--diff", "HEAD"), ("baseline", "update"), ("check", "--all")):
+            code, out, err = run_cli(argv)
+            assert code == 2 and out == ""
+            assert re.fullmatch(r"kbcheck: error: git refuses this repository: it belongs to another user "
+                                r"\(detected dubious ownership\); if you trust it: git config --global --add "
+                                r"safe\.directory .*\n", err), err
+    finally:
+        subprocess.run(["chown", "-R", f"{os.getuid()}:{os.getgid()}", str(git_repo.path)], check=True)
+
+
+def test_cache_clear_in_a_linked_worktree_clears_the_shared_cache(git_repo: GitRepo, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from kbcheck.cache import cache_root
+    from kbcheck.git import open_repository
+
+    git_repo.commit_files({"inbox/tom/a.md": "# a\n\n- 5x\n"}, "a", author="tom")
+    linked = tmp_path / "linked"
+    git_repo.git("worktree", "add", "-q", str(linked), "-b", "linked")
+    monkeypatch.chdir(linked)
+    assert run_cli(("check", "--all"))[0] == 0
+    common = open_repository(linked).common_dir
+    assert cache_root(common).is_dir()
+    assert run_cli(("cache", "clear")) == (0, "kbcheck cache cleared\n", "")
+    assert not cache_root(common).exists()
+
+
+# -- 6: no heading pattern sees more than a title's worth of a heading ------------------------------------
+
+HEADING_SHAPES = [
+    "# 1" + " " * 100_000 + "x",
+    "## §6.2" + " " * 100_000 + "x",
+    "## 6." + "1" * 100_000 + "x",
+    "## 七" + "、" * 100_000 + "x",
+    "## " + "§ " * 50_000 + "趋势",
+    "## " + "参考" * 50_000,
+    "## " + "a " * 50_000 + "References",
+]
+
+
+@pytest.mark.parametrize("configured", [False, True])
+def test_hundred_thousand_character_headings_take_no_time(configured: bool) -> None:
+    from kbcheck.config import config_from_mapping
+    from kbcheck.model.document import HeadingPatterns, parse_document
+
+    config = config_from_mapping({"trend-heading": r"^\s*(?:§?\s*\d+(?:\.\d+)*\s*)*\s*趋势"} if configured else {},
+                                 ".kbcheck.toml")
+    patterns = HeadingPatterns(config.reference_heading, config.trend_heading, config.open_question_heading)
+    text = "".join(f"{heading}\n\n- 第 {n} 节 {n + 2}x\n\n" for n, heading in enumerate(HEADING_SHAPES))
+    start = time.perf_counter()
+    document = parse_document(text, patterns)
+    elapsed = time.perf_counter() - start
+    # before the cap, the first shape alone took minutes on the default patterns
+    assert elapsed < 10, elapsed
+    assert len([section for section in document.sections if section.heading]) == len(HEADING_SHAPES)
+    stated = [claim.text for block in document.blocks if block.kind != "heading" for claim in block.claims]
+    assert stated == [f"{n + 2}x" for n in range(len(HEADING_SHAPES))]

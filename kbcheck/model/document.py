@@ -218,6 +218,8 @@ class _Builder:
         self.blocks: list[Block] = []
         self.file_disabled: set[str] = set()
         self.pending_disable: frozenset[str] = frozenset()
+        #: (block index, line -> where the next search for text starts on that line)
+        self.located: tuple[int, dict[int, int]] = (-1, {})
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
 
@@ -262,7 +264,10 @@ class _Builder:
         start_line = (inline.map[0] if inline.map else block.line - 1 - self.offset) + self.offset
         pieces: list[tuple[int, int, str]] = []  # (line index 0-based, column, text)
         line_index = start_line
-        search_from: dict[int, int] = {}
+        # the cells of a table row are inlines of one block on one line: each is looked for after the last
+        if self.located[0] != block.index:
+            self.located = (block.index, {})
+        search_from = self.located[1]
 
         def source_line() -> str:
             return self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
