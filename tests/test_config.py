@@ -29,6 +29,7 @@ from kbcheck.config import (
     write_init,
 )
 from kbcheck.errors import ConfigError, KbcheckError
+from kbcheck.patterns import LinearPattern
 
 GIT_ENV = {
     **os.environ,
@@ -180,7 +181,7 @@ baseline = "meta/baseline.json"
     config = load_config(repo)
     assert config.knowledge == ("kb/**/*.md", "notes/*.md")
     assert config.exclude == ("**/drafts/**",)
-    assert isinstance(config.trend_heading, re.Pattern)
+    assert isinstance(config.trend_heading, LinearPattern)  # a configured pattern runs on RE2 (linear time)
     assert config.trend_heading.pattern == "(?i)^trends$"
     assert config.trend_heading.search("TRENDS")
     assert config.reference_heading == Config().reference_heading
