@@ -9,8 +9,6 @@ fingerprints (as detect-secrets does), so moving lines never un-accepts one.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -19,6 +17,7 @@ from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.engine import RunOptions, check
 from kbcheck.errors import GitError, KbcheckError
+from kbcheck.files import atomic_file
 from kbcheck.git import Repository
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules import all_rules
@@ -53,26 +52,20 @@ def write_atomically(path: Path, data: bytes) -> None:
 
     A reader never sees half a file, and a failure leaves the old file as it was.
     """
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
-        os.replace(temp, path)
-    except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
-        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from kbcheck.files import atomic_file
+
+    with atomic_file(path) as target:
+        target.write(data)
 
 
 def baseline_path(repo: Repository, config: Config) -> Path:
-    return Path(repo.root) / config.baseline
+    """The baseline file in the working tree; a `BaselineError` when a symlink or `.git` is on the way."""
+    from kbcheck.files import work_tree_file
+
+    try:
+        return work_tree_file(repo, config.baseline, f"'baseline' {config.baseline}")
+    except KbcheckError as exc:
+        raise BaselineError(str(exc)) from None
 
 
 def parse_baseline(data: bytes, name: str) -> Baseline:
@@ -100,15 +93,18 @@ def parse_baseline(data: bytes, name: str) -> Baseline:
 
 def read_baseline(repo: Repository, config: Config, *, required: bool = False) -> Baseline | None:
     """The baseline of the working tree; None when absent (an error when `required`)."""
-    path = baseline_path(repo, config)
-    if not path.is_file():
+    from kbcheck.files import read_regular
+
+    try:
+        data = read_regular(baseline_path(repo, config), f"baseline {config.baseline}")
+    except BaselineError:
+        raise
+    except KbcheckError as exc:
+        raise BaselineError(str(exc)) from None
+    if data is None:
         if required:
             raise BaselineError(f"no baseline at {config.baseline}; run kbcheck baseline update")
         return None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {config.baseline}: {exc.strerror or exc}") from None
     return parse_baseline(data, config.baseline)
 
 
@@ -129,7 +125,8 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
     if use is False:
         return frozenset()
     path = baseline_path(repo, config)
-    if not path.is_file() and not use:
+    present = path.exists() or path.is_symlink()
+    if not present and not use:
         return frozenset()
     if mode == "staged" and path.is_file() and has_unstaged_changes(repo, config.baseline):
         raise BaselineError(f"baseline {config.baseline} has unstaged changes; "
@@ -153,9 +150,14 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
 def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
     """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
     sha = git.resolve(repo, rev or "HEAD")
-    baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
-    text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
-    write_atomically(baseline_path(repo, config), text.encode("utf-8"))
+    path = baseline_path(repo, config)
+    if path.exists() and not path.is_file():
+        raise BaselineError(f"baseline {config.baseline} is not a regular file")
+    # opened first: an unwritable folder fails at once, and an interrupted run leaves no temporary file
+    with atomic_file(path) as target:
+        baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
+        text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
+        target.write(text.encode("utf-8"))
     count = len(baseline.fingerprints)
     noun = "finding" if count == 1 else "findings"
     print(f"baseline: {sha[:7]} with {count} accepted {noun} -> {config.baseline}", file=out)
@@ -171,10 +173,14 @@ def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
     """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
+    from kbcheck import git
+
     if in_local_history(repo, baseline.commit):
         where = "in local history"
-    else:
+    elif git.is_shallow(repo):
         where = "not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)"
+    else:
+        where = "not in this repository's history: rewritten, or recorded in another clone"
     print(f"baseline: {config.baseline}", file=out)
     print(f"commit: {baseline.commit} ({where})", file=out)
     print(f"date: {baseline.date}", file=out)

@@ -132,8 +132,12 @@ def _select(value: str | None) -> frozenset[str] | None:
 
 
 def one_line(text: str) -> str:
-    """A notice or an error on one line, even when it names a file whose name holds a line break."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """A notice or an error on one line, even when it names a file whose name holds a line break;
+    the bytes of a name that is not UTF-8 are written as git writes them (`\\351`)."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = "".join(f"\\{ord(ch) - 0xDC00:03o}" if "\udc80" <= ch <= "\udcff" else ch for ch in text)
+    return text
 
 
 def discard_output(stream: TextIO) -> None:
@@ -258,10 +262,14 @@ def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.config import write_init
+    from kbcheck.git import BareRepositoryError
 
     root = Path.cwd()
     try:
         root = _repository().root
+    except BareRepositoryError:
+        raise UsageError(f"{root} is a bare repository (no working tree): "
+                         "run kbcheck init in a clone's working tree") from None
     except KbcheckError:
         pass
     path = write_init(root, force=args.force)
@@ -279,7 +287,7 @@ def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.cache import clear_cache
 
     repo = _repository()
-    clear_cache(repo.git_dir)
+    clear_cache(repo.common_dir)  # where every worktree's runs keep it
     print("kbcheck cache cleared", file=out)
     return 0
 

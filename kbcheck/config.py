@@ -12,6 +12,7 @@ import difflib
 import json
 import os
 import re
+import stat
 import tempfile
 import unicodedata
 from collections.abc import Mapping
@@ -21,6 +22,7 @@ from typing import Any, NoReturn
 
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
+from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
 # The special sections are found by their keyword anywhere in the heading
@@ -107,9 +109,9 @@ class Config:
     briefs: tuple[str, ...] = tuple(DEFAULTS["briefs"])
     manifests: tuple[str, ...] = tuple(DEFAULTS["manifests"])
     exclude: tuple[str, ...] = ()
-    reference_heading: re.Pattern[str] = re.compile(DEFAULT_REFERENCE_HEADING)
-    trend_heading: re.Pattern[str] = re.compile(DEFAULT_TREND_HEADING)
-    open_question_heading: re.Pattern[str] = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
+    reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
+    trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
+    open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
     uncertainty_markers: tuple[str, ...] = tuple(DEFAULTS["uncertainty-markers"])
     volatile_fields: tuple[str, ...] = tuple(DEFAULTS["volatile-fields"])
     low_citation_threshold: int = 5
@@ -156,6 +158,13 @@ _REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
 _COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "max-file-size": 1}
 #: a slug becomes a folder name in role globs: no separators, no glob syntax
 _SLUG = re.compile(r"[^\s/\\*?\[\]!{}]+")
+#: a configuration is a short hand-written file: larger sizes are refused before any work
+#: (a 50 MB glob took minutes to compile and was echoed whole in the error)
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_VALUE_CHARS = 4096
+MAX_ITEMS = 10_000
+#: how much of a value an error message quotes
+_QUOTE_CHARS = 60
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
@@ -176,10 +185,10 @@ def load_config(root: Path, config_file: str | Path | None = None) -> Config:
         return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True)
     own = root / CONFIG_FILE
     if own.exists() or own.is_symlink():
-        return _parse(_read(own, CONFIG_FILE), CONFIG_FILE, pyproject=False, required=True)
+        return _parse(_read(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True)
     pyproject = root / PYPROJECT
-    if pyproject.exists():
-        return _parse(_read(pyproject, PYPROJECT), PYPROJECT, pyproject=True, required=False)
+    if pyproject.exists() or pyproject.is_symlink():
+        return _parse(_read(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False)
     return Config()
 
 
@@ -221,19 +230,54 @@ def _display_name(root: Path, path: Path) -> str:
         return str(path)
 
 
-def _read(path: Path, name: str) -> bytes:
+def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
+    """The bytes of a regular file, at most `MAX_CONFIG_BYTES`; never a FIFO, a device or a folder.
+
+    `follow=False` refuses a symlink: the configuration at the root of the
+    working tree is read only from a file the repository itself holds.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+        if path.is_symlink():
+            raise ConfigError(f"config file {name!r} is a symlink; kbcheck reads only a regular file there")
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except IsADirectoryError:
         raise ConfigError(f"config file {name!r} is a directory, not a file") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ConfigError(f"config file {name!r} is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"config file {name!r} is not a regular file")
+        _check_size(info.st_size, name)
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > MAX_CONFIG_BYTES:  # grew while being read
+                break
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    _check_size(len(data), name)
+    return data
+
+
+def _check_size(size: int, name: str) -> None:
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file {name} is {size} bytes, over the limit of {MAX_CONFIG_BYTES}")
 
 
 def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config:
     """Bytes to `Config`: decode, parse TOML, pick the table, validate."""
     import tomllib
 
+    _check_size(len(data), name)
     try:
         text = data.decode("utf-8-sig")  # a BOM is harmless; tomllib alone would reject it
     except UnicodeDecodeError as exc:
@@ -278,12 +322,29 @@ def _kind(value: object) -> str:
     if isinstance(value, float):
         return f"a float ({value})"
     if isinstance(value, str):
-        return f"the string {value!r}" if value else "an empty string"
+        return f"the string {_quote(value)}" if value else "an empty string"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a table"
     return "a date or time"
+
+
+def _quote(text: str) -> str:
+    """A value as messages quote it: never more than a line's worth of it."""
+    if len(text) <= _QUOTE_CHARS:
+        return repr(text)
+    return repr(text[:_QUOTE_CHARS]) + f"… ({len(text)} characters)"
+
+
+def _check_length(text: str, what: str, where: str) -> None:
+    if len(text) > MAX_VALUE_CHARS:
+        _fail(f"{what} in {where} is {len(text)} characters long, over the limit of {MAX_VALUE_CHARS}")
+
+
+def _check_count(items: Mapping[str, Any] | list[Any], key: str, where: str) -> None:
+    if len(items) > MAX_ITEMS:
+        _fail(f"{key!r} in {where} has {len(items)} items, over the limit of {MAX_ITEMS}")
 
 
 def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
@@ -296,12 +357,17 @@ def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
 def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], where: str) -> None:
     for key in table:
         if key not in valid:
+            if len(key) > _QUOTE_CHARS:
+                _fail(f"unknown key {_quote(key)} in {where}")
             _fail(f"unknown key {key!r} in {where}; {_suggest(key, valid, 'keys')}")
 
 
 def _table(value: object, key: str, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         _fail(f"{key!r} in {where} must be a table, got {_kind(value)}")
+    _check_count(value, key, where)
+    for name in value:
+        _check_length(name, f"a key of {key!r}", where)
     return value
 
 
@@ -309,19 +375,24 @@ def _strings(value: object, key: str, where: str) -> tuple[str, ...]:
     """A list of non-empty strings (an empty marker or glob would match everything or nothing)."""
     if not isinstance(value, list):
         _fail(f"{key!r} in {where} must be a list of strings, got {_kind(value)}")
+    _check_count(value, key, where)
     for number, item in enumerate(value, 1):
         if not isinstance(item, str) or not item:
             _fail(f"item {number} of {key!r} in {where} must be a non-empty string, got {_kind(item)}")
+        _check_length(item, f"item {number} of {key!r}", where)
     return tuple(value)
 
 
 def _check_glob(glob: str, key: str, where: str) -> None:
     import pathspec
 
+    _check_length(glob, f"a glob of {key!r}", where)
+    if ".." in glob.replace("\\", "/").split("/"):
+        _fail(f"glob {_quote(glob)} in {key!r} in {where} leaves the repository ('..' is not allowed in globs)")
     try:
         pathspec.PathSpec.from_lines("gitignore", [glob])
     except (ValueError, re.error) as exc:  # pathspec's pattern error is a ValueError
-        _fail(f"invalid glob {glob!r} in {key!r} in {where}: {exc}")
+        _fail(f"invalid glob {_quote(glob)} in {key!r} in {where}: {exc}")
 
 
 def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
@@ -331,13 +402,24 @@ def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
     return globs
 
 
-def _regex(value: object, key: str, where: str) -> re.Pattern[str]:
+def _regex(value: object, key: str, where: str) -> HeadingRegex:
+    """kbcheck's own default on `re`; any other pattern on the linear-time engine (`kbcheck.patterns`)."""
+    from kbcheck.patterns import LinearPattern, PatternError
+
     if not isinstance(value, str):
         _fail(f"{key!r} in {where} must be a regular expression string, got {_kind(value)}")
+    _check_length(value, repr(key), where)
     try:
-        return re.compile(value)
+        compiled = re.compile(value)  # Python's syntax is the documented one: its errors name the position
     except (re.error, RecursionError, OverflowError) as exc:
         _fail(f"{key!r} in {where} is not a valid regular expression: {exc}")
+    if value == DEFAULTS[key]:
+        return compiled
+    try:
+        return LinearPattern(value)
+    except PatternError as exc:
+        _fail(f"{key!r} in {where} uses a construct the linear-time engine for configured patterns "
+              f"does not run ({exc}); lookarounds and backreferences are not supported")
 
 
 def _count(value: object, key: str, where: str) -> int:
@@ -360,7 +442,7 @@ def _rule_id(value: object, key: str, where: str) -> str:
     rule_id = value.strip().upper()
     known = rule_ids()
     if rule_id not in known:
-        _fail(f"unknown rule {value!r} in {key!r} in {where}; {_suggest(rule_id, known, 'rules')}")
+        _fail(f"unknown rule {_quote(value)} in {key!r} in {where}; {_suggest(rule_id, known, 'rules')}")
     return rule_id
 
 
@@ -403,9 +485,12 @@ def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
 def _baseline(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         _fail(f"'baseline' in {where} must be a file path, got {_kind(value)}")
+    _check_length(value, "'baseline'", where)
     parts = value.replace("\\", "/").split("/")
     if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
-        _fail(f"'baseline' in {where} must be a path inside the repository, got {value!r}")
+        _fail(f"'baseline' in {where} must be a path inside the repository, got {_quote(value)}")
+    if any(part.lower().rstrip(". ") == ".git" for part in parts):  # `.GIT` too: case-insensitive file systems
+        _fail(f"'baseline' in {where} must be a path outside .git, got {_quote(value)}")
     return value
 
 
@@ -416,7 +501,7 @@ def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
         for pattern in patterns:
             for placeholder in _PLACEHOLDER.findall(pattern):
                 if placeholder != "{author}":
-                    _fail(f"unknown placeholder {placeholder!r} in 'roles.{role}' in {where}; "
+                    _fail(f"unknown placeholder {_quote(placeholder)} in 'roles.{role}' in {where}; "
                           "only {author} is replaced (by the author's slug)")
             _check_glob(pattern.replace("{author}", "author"), f"roles.{role}", where)
         roles[role] = patterns
@@ -429,7 +514,7 @@ def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) ->
     for slug, spec in _table(value, "authors", where).items():
         section = f"[authors.{slug}]"
         if not _SLUG.fullmatch(slug) or slug in (".", ".."):
-            _fail(f"author slug {slug!r} in {where} must be a plain folder name "
+            _fail(f"author slug {_quote(slug)} in {where} must be a plain folder name "
                   "(no spaces, '/', or glob characters)")
         if not isinstance(spec, dict):
             _fail(f"{section} in {where} must be a table with 'emails' and 'role', got {_kind(spec)}")

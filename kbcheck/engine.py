@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from kbcheck.cache import shard_of
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
-from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
+from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
+from kbcheck.model.document import BlockLines
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
@@ -89,21 +90,37 @@ class Stamped:
     disabled: bool = False
 
 
-def _disabled_by_comment(kb: KnowledgeBase, rule_id: str, problem: Problem) -> bool:
-    """A `disable-file` comment, or a `disable` comment on the problem's block."""
-    path = problem.path
-    if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
-        return False
-    text = kb.text(path)
-    if text is None or "kbcheck" not in text:  # no directive can be there: the parse is not needed
-        return False
-    doc = kb.document(path)
-    if doc is None:
-        return False
-    if rule_id in doc.file_disabled:
-        return True
-    block = doc.block_at(problem.line)
-    return block is not None and rule_id in block.disabled
+class _Directives:
+    """A file's disable comments, looked up once per file, not once per problem."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._by_path: dict[str, tuple[frozenset[str], BlockLines] | None] = {}
+
+    def _of(self, path: str) -> tuple[frozenset[str], BlockLines] | None:
+        if path in self._by_path:
+            return self._by_path[path]
+        kb = self._kb
+        found: tuple[frozenset[str], BlockLines] | None = None
+        if path.lower().endswith(MARKDOWN_SUFFIXES) and kb.snapshot.blob_id(path) is not None:
+            text = kb.text(path)
+            # no directive can be there: the parse is not needed
+            doc = kb.document(path) if text is not None and "kbcheck" in text else None
+            if doc is not None:
+                found = (doc.file_disabled, BlockLines(doc))
+        self._by_path[path] = found
+        return found
+
+    def disable(self, rule_id: str, problem: Problem) -> bool:
+        """A `disable-file` comment, or a `disable` comment on the problem's block."""
+        found = self._of(problem.path)
+        if found is None:
+            return False
+        file_disabled, lines = found
+        if rule_id in file_disabled:
+            return True
+        block = lines.block_at(problem.line)
+        return block is not None and rule_id in block.disabled
 
 
 def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, comments: bool = True) -> list[Stamped]:
@@ -114,6 +131,7 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     """
     found = sorted(found, key=lambda item: (item[2].path, item[2].line, item[2].column, item[0].id))
     occurrences: dict[tuple[str, str, str], int] = {}
+    directives = _Directives(kb)
     stamped: list[Stamped] = []
     for rule, kind, problem in found:
         key = (rule.id, problem.path, problem.subject)
@@ -121,7 +139,7 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
         occurrences[key] = occurrence + 1
         stamped.append(Stamped(
             rule.id, kind, problem, fingerprint(rule.id, problem.path, problem.subject, occurrence),
-            comments and _disabled_by_comment(kb, rule.id, problem),
+            comments and directives.disable(rule.id, problem),
         ))
     return stamped
 
@@ -245,7 +263,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         severity = effective_severity(rule_config, rule.id, rule.default_severity(item.kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
-            path=problem.path, line=problem.line, column=problem.column,
+            path=printable_path(problem.path), line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
             fingerprint=item.fingerprint, file_level=problem.file_level,
         )

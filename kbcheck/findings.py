@@ -68,7 +68,33 @@ def fingerprint(rule: str, path: str, subject: str, occurrence: int) -> str:
     lines moving around changes nothing.
     """
     key = "\0".join((rule, path, subject, str(occurrence)))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    # a file name that is not UTF-8 holds its bytes as surrogates: they are hashed as those bytes
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+_GIT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
+                0x22: '\\"', 0x5C: "\\\\"}
+
+
+def printable_path(path: str) -> str:
+    """The path as is, or, when its bytes are not UTF-8, quoted as git quotes it (`core.quotePath`):
+    `"inbox/caf\\351.md"`. Every output format can then carry it, and `git ls-files` shows the same."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return path
+    raw = path.encode("utf-8", "surrogateescape")
+    out = []
+    for byte in raw:
+        if byte in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'
 
 
 def sort_key(finding: Finding) -> tuple[str, int, int, str]:

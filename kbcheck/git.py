@@ -46,6 +46,10 @@ _SHALLOW_HINT = (
 )
 
 
+class BareRepositoryError(GitError):
+    """The repository has no working tree: nothing to check, nowhere to write a configuration."""
+
+
 @dataclass
 class Repository:
     """An open git repository with a working tree."""
@@ -122,7 +126,7 @@ def open_repository(start: Path) -> Repository:
         raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
-        raise GitError(f"bare repository has no working tree: {handle.git_dir}")
+        raise BareRepositoryError(f"bare repository has no working tree: {handle.git_dir}")
     return Repository(
         root=Path(handle.working_tree_dir).resolve(),
         git_dir=Path(handle.git_dir).resolve(),
@@ -163,9 +167,17 @@ def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = 
             raise GitError("git is not installed or not on PATH") from None
         except (git.GitError, OSError) as exc:
             raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
+    if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
+        raise GitError(_refused(repo))  # whatever was asked: no answer git gives here can be trusted
     if check and status != 0:
         raise GitError(f"git {args[0]} failed: {_first_line(err)}")
     return status, out
+
+
+def _refused(repo: Repository) -> str:
+    """git's safe.directory check refuses a repository owned by another user: say so, not "no commits"."""
+    return ("git refuses this repository: it belongs to another user (detected dubious ownership); "
+            f"if you trust it: git config --global --add safe.directory {repo.root}")
 
 
 def _decode(raw: bytes) -> str:
@@ -333,6 +345,23 @@ def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[st
     return sorted(set(_zsplit(out)))
 
 
+def skip_worktree_entries(repo: Repository) -> dict[str, str]:
+    """Path -> "<mode> <blob sha>" of tracked files git keeps out of the work tree on purpose.
+
+    A sparse checkout (or `update-index --skip-worktree`) leaves such files
+    off the disk while the repository still holds them: they exist, with the
+    content the index records. Empty when no entry carries the bit.
+    """
+    _, out = run(repo, "ls-files", "-z", "-t", "--stage")
+    entries: dict[str, str] = {}
+    for record in _zsplit(out):
+        if record.startswith("S "):
+            meta, _, path = record[2:].partition("\t")
+            mode, sha, _stage = meta.split(" ")
+            entries[sys.intern(path)] = f"{mode} {sha}"
+    return entries
+
+
 def _content_may_be_converted(repo: Repository) -> bool:
     """True when git could store a file differently from its work-tree bytes (filters, eol, encodings)."""
     _, out = run(repo, "config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|attributesfile)$)", check=False)
@@ -372,7 +401,14 @@ def worktree_blob_ids(repo: Repository) -> dict[str, str]:
 # -- blobs -----------------------------------------------------------------------------
 
 def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
-    """One object through the persistent `cat-file --batch`; None when missing or not `kind`."""
+    """One object through the persistent `cat-file --batch`; None when missing or not `kind`.
+
+    GitPython's persistent reader parses only 40-hex object ids: in a SHA-256
+    repository each object is read by a `git cat-file <kind>` of its own.
+    """
+    if object_format(repo) != "sha1":
+        status, out = run(repo, "cat-file", kind, sha, check=False)
+        return out if status == 0 else None
     try:
         _, typename, _, data = repo.handle.git.get_object_data(sha)
     except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
@@ -406,7 +442,7 @@ def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
     blobs are asked for all at once (a pipelined batch); a few one by one.
     """
     wanted = list(dict.fromkeys(sha for sha in shas if _HEX_ID.fullmatch(sha)))
-    if len(wanted) >= _PIPELINE_MIN:
+    if len(wanted) >= _PIPELINE_MIN or (wanted and object_format(repo) != "sha1"):
         return _read_pipelined(repo, wanted)
     blobs: dict[str, bytes] = {}
     for sha in wanted:

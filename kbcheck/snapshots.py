@@ -192,7 +192,8 @@ class WorktreeSnapshot(Snapshot):
 
     Symlinks are never followed: a symlink is not a regular file, its target
     is never read, and a file reached through a symlinked folder that leaves
-    the repository is not read either.
+    the repository is not read either. In a sparse checkout, what exists is
+    what git tracks: a file kept off the disk on purpose is read from the index.
     """
 
     def __init__(self, repo: git.Repository, exclude: Iterable[str] = (), extra: Iterable[str] = ()) -> None:
@@ -207,6 +208,10 @@ class WorktreeSnapshot(Snapshot):
         self._inside: dict[str, bool] = {}
         self._blob_ids: dict[str, str] | None = None
         self._last_read: tuple[str, bytes] | None = None
+        #: tracked files git keeps off the disk (sparse checkout): path -> "<mode> <sha>"
+        self._off_disk: dict[str, str] = {}
+        if git.config_value(repo, "core.sparseCheckout") == "true":
+            self._off_disk = git.skip_worktree_entries(repo)
         self._hash = hashlib.sha256 if git.object_format(repo) == "sha256" else hashlib.sha1
 
     def _folder_inside(self, folder: str) -> bool:
@@ -229,7 +234,13 @@ class WorktreeSnapshot(Snapshot):
             try:
                 st = os.lstat(os.path.join(root, path))
             except OSError:
+                meta = self._off_disk.get(path)
+                if meta is not None:
+                    present.append(path)
+                    if meta[:6] in git.REGULAR_MODES and not self.excluded(path):
+                        regular[path] = None
                 continue
+            self._off_disk.pop(path, None)  # checked out after all: the disk has the file as it is now
             present.append(path)
             if stat.S_ISREG(st.st_mode) and not self.excluded(path):
                 regular[path] = None
@@ -255,6 +266,9 @@ class WorktreeSnapshot(Snapshot):
             return self._last_read[1]
         if path not in self._regular_files():
             return None
+        if path in self._off_disk:
+            sha = self._off_disk[path][7:]
+            return git.read_blobs(self.repo, [sha]).get(sha)
         try:
             fd = os.open(self.root / path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
         except OSError:
@@ -283,6 +297,8 @@ class WorktreeSnapshot(Snapshot):
         if self._blob_ids is None:
             self._blob_ids = git.worktree_blob_ids(self.repo)
         known = self._blob_ids.get(path)
+        if known is None and path in self._off_disk and path in self._regular_files():
+            return self._off_disk[path][7:]
         if known is not None:
             return known if path in self._regular_files() else None
         data = self.read(path)

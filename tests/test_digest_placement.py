@@ -9,7 +9,7 @@ import pytest
 
 from kbcheck.cli import main
 from kbcheck.digest.placement import paper_month
-from kbcheck.digest.render_markdown import escape_markdown_text
+from kbcheck.digest.render_markdown import escape_markdown
 
 LIVING = "organized/knowledge/serving.md"
 SERVING = """# 推理服务活文档
@@ -205,8 +205,8 @@ def test_paper_month_reads_both_id_styles() -> None:
     assert paper_month("2613.00001") is None
 
 
-def test_escape_markdown_text_keeps_one_line_and_no_markup() -> None:
-    assert escape_markdown_text("a *b*\n[c](d) <e> |f|") == "a \\*b\\* \\[c\\](d) \\<e\\> \\|f\\|"
+def test_escape_markdown_keeps_one_line_and_no_markup() -> None:
+    assert escape_markdown("a *b*\n[c](d) <e> |f|") == "a \\*b\\* \\[c\\](d) \\<e\\> \\|f\\|"
 
 
 def test_the_chinese_brief_has_the_place_the_related_material_and_the_actions(digest, capsys) -> None:  # type: ignore[no-untyped-def]

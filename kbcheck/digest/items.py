@@ -323,12 +323,16 @@ def load_manifest(file: str, root: Path) -> list[str]:
     string or an object with a `path` string. Paths are repo-relative (an
     absolute path inside the repository is accepted); one outside is an error.
     """
+    from kbcheck.errors import KbcheckError
+    from kbcheck.files import read_regular
+
     try:
-        data = Path(file).read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"manifest {file} not found") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read manifest {file}: {exc.strerror or exc}") from None
+        found = read_regular(Path(file), f"manifest {file}", follow=True)  # never blocks on a FIFO
+    except KbcheckError as exc:
+        raise UsageError(str(exc)) from None
+    if found is None:
+        raise UsageError(f"manifest {file} not found")
+    data = found
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:

@@ -17,6 +17,7 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose
 from kbcheck.model.claims import ClaimNumber, find_claims
+from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -37,11 +38,12 @@ _LABEL = re.compile(
 class HeadingPatterns:
     """The three special-section patterns, in the order that breaks ties."""
 
-    reference: re.Pattern[str]
-    trend: re.Pattern[str]
-    open_question: re.Pattern[str]
+    reference: HeadingRegex
+    trend: HeadingRegex
+    open_question: HeadingRegex
 
     def role_of(self, heading: str) -> str | None:
+        heading = heading[:MAX_HEADING_CHARS]  # no section title is longer; no pattern sees more
         for role, pattern in ((REFERENCE, self.reference), (TREND, self.trend), (OPEN_QUESTION, self.open_question)):
             if pattern.search(heading):
                 return role
@@ -104,13 +106,8 @@ class Document:
     line_count: int
 
     def block_at(self, line: int) -> Block | None:
-        """The innermost block covering a line (for inline suppressions)."""
-        best: Block | None = None
-        for block in self.blocks:
-            if block.line <= line <= block.end_line:
-                if best is None or block.line >= best.line:
-                    best = block
-        return best
+        """The innermost block covering a line (for inline suppressions; `BlockLines` for many lines)."""
+        return BlockLines(self).block_at(line)
 
     def descendants(self, block: Block) -> list[Block]:
         """A block's nested list items, depth first."""
@@ -133,6 +130,29 @@ class Document:
 
     def has_role(self, role: str) -> bool:
         return any(s.role == role for s in self.sections)
+
+
+class BlockLines:
+    """The innermost block of every line, built once: a file with 40k findings asks 40k times.
+
+    Blocks nest (a list item holds its sub-items) or follow one another, so
+    painting each block's lines in order of its first line, an inner block
+    after its container, leaves each line with its innermost block. The cost
+    is the blocks' lines times their nesting, which markdown-it bounds.
+    """
+
+    def __init__(self, document: Document) -> None:
+        self._blocks = document.blocks
+        last = max((block.end_line for block in document.blocks), default=0)
+        self._owner = [-1] * (last + 1)
+        for block in sorted(document.blocks, key=lambda block: block.line):  # stable: inner after outer
+            if block.end_line >= block.line >= 1:
+                self._owner[block.line:block.end_line + 1] = [block.index] * (block.end_line - block.line + 1)
+
+    def block_at(self, line: int) -> Block | None:
+        if not 1 <= line < len(self._owner) or self._owner[line] < 0:
+            return None
+        return self._blocks[self._owner[line]]
 
 
 def section_label(heading: str) -> str | None:
@@ -203,6 +223,8 @@ class _Builder:
         self.blocks: list[Block] = []
         self.file_disabled: set[str] = set()
         self.pending_disable: frozenset[str] = frozenset()
+        #: (block index, line -> where the next search for text starts on that line)
+        self.located: tuple[int, dict[int, int]] = (-1, {})
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
         self.quote_depth = 0
@@ -248,7 +270,10 @@ class _Builder:
         start_line = (inline.map[0] if inline.map else block.line - 1 - self.offset) + self.offset
         pieces: list[tuple[int, int, str]] = []  # (line index 0-based, column, text)
         line_index = start_line
-        search_from: dict[int, int] = {}
+        # the cells of a table row are inlines of one block on one line: each is looked for after the last
+        if self.located[0] != block.index:
+            self.located = (block.index, {})
+        search_from = self.located[1]
 
         def source_line() -> str:
             return self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
