@@ -3,7 +3,11 @@
 **What it catches.** In a living document that has a reference section, an
 id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
 in the body but not listed in the reference section. One finding per id, at
-its first mention. Documents without a reference section are not checked.
+its first mention. Documents without a reference section are not checked,
+and neither are those whose reference section lists no id it compares
+(videos, blog posts, tutorials): such a list is not a bibliography. A link
+to a note about one paper (its frontmatter or title names the paper's id)
+mentions that paper.
 
 **Why it matters.** The reference list is how readers and tools (the digest,
 KB002) know what a document rests on; an id that only lives in the prose is
@@ -47,7 +51,10 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     doc = kb.document(file.path)
     if doc is None or not doc.has_role(REFERENCE):
         return
-    for ident, where in document_mentions(kb, file.path).items():
+    mentions = document_mentions(kb, file.path)
+    if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
+        return  # a reference list of videos and blog posts is not a bibliography to compare with
+    for ident, where in mentions.items():
         if where.kind not in config.reference_kinds or where.references or not where.body:
             continue
         line, column, section = where.body[0]

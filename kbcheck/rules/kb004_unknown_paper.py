@@ -4,7 +4,10 @@
 papers.cool URL, a bare new-style id — in any markdown file, for which no
 paper card exists. The message suggests the nearest card id. One finding
 per id per file, at its first mention. An error in briefs, a warning
-elsewhere.
+elsewhere. A knowledge base with no paper cards at all (the `paper-cards`
+glob matches nothing) gets one notice instead of a finding per id. A link
+to a note about a paper is not itself a citation of the paper's id here:
+the note is checked on its own.
 
 **Why it matters.** A cited id with no card is either a typo (`2610.02067`
 for `2610.02076`), a paper nobody collected yet, or a fabricated id. In a
@@ -39,11 +42,19 @@ SEVERITY_BY_KIND = {"brief": "error"}
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
 
+NO_CARDS = "KB004 not evaluated: no paper cards in the knowledge base (the paper-cards glob matches nothing)"
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    if not kb.paper_index():
+        if NO_CARDS not in kb.notices:
+            kb.notices.append(NO_CARDS)
+        return
     seen: set[str] = set()
-    for citations in kb.resolve(file.path).block_citations:
+    resolved = kb.resolve(file.path)
+    for citations in (*resolved.block_citations, resolved.own_citations):
         for citation in citations:
-            if citation.kind != "arxiv" or citation.card_path is not None or citation.id in seen:
+            if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
