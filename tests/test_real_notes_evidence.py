@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from kbtools import md, paper_card, repo_card, run
 
-from kbcheck.config import config_from_mapping
 from kbcheck.findings import Report
 
 DOC = "organized/knowledge/models.md"
