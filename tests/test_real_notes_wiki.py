@@ -296,3 +296,39 @@ def test_placeholder_paths_are_not_broken_paths() -> None:
 
 def test_config_default_is_untouched_by_the_wiki_mapping() -> None:
     assert Config().knowledge != WIKI.knowledge
+
+
+# -- a file's title ---------------------------------------------------------------------------
+
+def test_a_files_title_is_its_frontmatter_title_else_its_first_heading() -> None:
+    from kbcheck.digest.items import describe
+    from kbcheck.digest.model import Item
+
+    files: dict[str, str | bytes] = {
+        "wiki/sources/a.md": md("""
+            ---
+            title: 长上下文推理加速
+            url: https://arxiv.org/abs/2610.04418
+            ---
+
+            # 笔记草稿
+
+            正文。
+            """),
+        "wiki/sources/b.md": md("""
+            ---
+            tags: [推理]
+            ---
+
+            # [FlashDecoding++](https://arxiv.org/abs/2311.01282) 读后
+
+            正文。
+            """),
+    }
+    kb = KnowledgeBase(MemorySnapshot(files), WIKI)  # type: ignore[arg-type]
+    titles = []
+    for path in files:
+        item = Item(path=path, kind="guide", change="added")
+        describe(kb, item, path)
+        titles.append(item.title)
+    assert titles == ["长上下文推理加速", "FlashDecoding++ 读后"]

@@ -193,7 +193,10 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
         return
     prose = _prose(kb, path)
     headings = _prose(kb, path, headings=True)
-    if headings:
+    doc = kb.document(path)
+    if doc is not None and doc.front_title:
+        item.title = _one_line(doc.front_title, 80)
+    elif headings:
         item.title = _one_line(headings[0], 80)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
     content = [text for text in prose if not _BYLINE.match(text)] or prose

@@ -112,6 +112,8 @@ class Document:
     line_count: int
     #: citations and links in the frontmatter: sources of the whole file
     own_refs: list[Ref] = field(default_factory=list)
+    #: the frontmatter's `title`, when it has one (a file's title before its first heading)
+    front_title: str = ""
 
     def title_block(self) -> Block | None:
         """The title heading: the first heading, when it is the file's only level-1 heading."""
@@ -245,6 +247,7 @@ class _Builder:
         self.blocks: list[Block] = []
         self.file_disabled: set[str] = set()
         self.own_refs: list[Ref] = []
+        self.front_title = ""
         self.pending_disable: frozenset[str] = frozenset()
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
@@ -487,6 +490,8 @@ class _Builder:
             self.own_refs.append(Ref(kind, value, *position(offset), form))
         for offset, name in scan_wikilinks(content):
             self.own_refs.append(Ref("wikilink", name, *position(offset), "wiki"))
+        if re.search(r"^title\s*:", content, re.MULTILINE):
+            self.front_title = _front_title(content)
 
     def _owns_paragraph(self, item: Block) -> bool:
         """A paragraph belongs to the innermost open list item, unless a nested list already began."""
@@ -502,6 +507,15 @@ class _Builder:
                 self.file_disabled |= rules
             else:
                 self.pending_disable = self.pending_disable | rules
+
+
+def _front_title(content: str) -> str:
+    """The `title` of YAML frontmatter, or "" when it has none or does not parse."""
+    from kbcheck.model.cards import load_frontmatter
+
+    data = load_frontmatter(content)
+    title = data.get("title") if isinstance(data, dict) else None
+    return " ".join(str(title).split()) if isinstance(title, (str, int, float)) and str(title).strip() else ""
 
 
 def parse_document(
@@ -531,4 +545,4 @@ def parse_document(
         builder.open_section(None, 0, 1 + line_offset)
         builder.sections[-1].end_line = max(1, len(lines)) + line_offset
     return Document(builder.sections, builder.blocks, frozenset(builder.file_disabled), len(lines) + line_offset,
-                    builder.own_refs)
+                    builder.own_refs, builder.front_title)
