@@ -332,3 +332,18 @@ def test_a_files_title_is_its_frontmatter_title_else_its_first_heading() -> None
         describe(kb, item, path)
         titles.append(item.title)
     assert titles == ["长上下文推理加速", "FlashDecoding++ 读后"]
+
+
+def test_an_entry_is_discussed_by_the_short_name_in_its_link_text() -> None:
+    report = wiki("""
+        # Long documents
+
+        Longformer mixes local and global attention; the Levenshtein Transformer edits.
+
+        ## References
+
+        1. [Longformer: The Long-Document Transformer](https://arxiv.org/abs/2004.05150)
+        2. [Levenshtein Transformer (Gu et al., 2019)](https://arxiv.org/abs/1905.11006)
+        3. [Big Bird: Transformers for Longer Sequences](https://arxiv.org/abs/2007.14062)
+        """, {"KB002"})
+    assert where(report) == [("KB002", 9, 50, "2007.14062")]

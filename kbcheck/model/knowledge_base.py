@@ -606,7 +606,7 @@ class KnowledgeBase:
                 self._resolve_ref(base, kind, value, line, column, form, citations, links, resolved.broken_paths)
             resolved.block_citations.append(citations)
             resolved.block_links.append(links)
-        if self.kind_of(path) not in (PAPER, REPO):
+        if self.kind_of(path) not in (PAPER, REPO, MANIFEST):  # a card's frontmatter is its fields
             doc = self.document(path)
             for ref in doc.own_refs if doc is not None else ():
                 self._resolve_ref(base, ref.kind, ref.value, ref.line, ref.column, ref.form,

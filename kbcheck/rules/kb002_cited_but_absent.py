@@ -57,6 +57,9 @@ KINDS = ("knowledge",)
 
 #: shorter names ("RL", "KV") match too much prose to count as a discussion
 _MIN_NAME = 3
+#: where a title splits into a short name and the rest: `Name: subtitle`, `venue | title`
+_SEPARATOR = re.compile(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
+_TRAILER = re.compile(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
@@ -84,20 +87,23 @@ def _names(kb: KnowledgeBase, doc: Document, where: IdMentions) -> list[str]:
     card_path = kb.paper_card_path(where.id) if where.kind == "arxiv" else None
     card = kb.card(card_path) if card_path else None
     if card is not None and card.fields.get("title"):
-        title = str(card.fields["title"]).strip()
-        names.append(title)
-        for colon in (":", "："):
-            if colon in title:
-                names.append(title.split(colon, 1)[0].strip())
+        names.extend(_name_parts(str(card.fields["title"])))
     for line, _column in where.references:
         block = doc.block_at(line)
         if block is None:
             continue
         for ref in block.refs:
-            text = ref.text.strip()
-            if text and "://" not in text and text.casefold() != where.id.casefold():
-                names.append(text)
-    return [name for name in names if len(name) >= _MIN_NAME]
+            if "://" not in ref.text and where.id not in ref.text:
+                names.extend(_name_parts(ref.text))
+    return [name for name in names if len(name) >= _MIN_NAME and not name.isdigit()]
+
+
+def _name_parts(title: str) -> list[str]:
+    """A title and its short names: `xDeepFM: Combining …` gives `xDeepFM` and `Combining …`;
+    a trailing `(Gu et al., 2019)` or `[2016]` and book-title marks are not part of the name."""
+    title = _TRAILER.sub("", " ".join(title.split())).strip("《》「」\"' ")
+    parts = [title, *(part.strip("《》「」\"' ") for part in _SEPARATOR.split(title))]
+    return list(dict.fromkeys(part for part in parts if part))
 
 
 def _named(name: str, body: str) -> bool:
