@@ -347,3 +347,16 @@ def test_an_entry_is_discussed_by_the_short_name_in_its_link_text() -> None:
         3. [Big Bird: Transformers for Longer Sequences](https://arxiv.org/abs/2007.14062)
         """, {"KB002"})
     assert where(report) == [("KB002", 9, 50, "2007.14062")]
+
+
+def test_a_relative_link_without_md_names_the_note() -> None:
+    report = run({
+        "notes/2015-adam.md": "# Adam\n",
+        "notes/2018-elmo.md": md("""
+            # ELMo
+
+            1. [Adam - A Method for Stochastic Optimization](2015-adam)
+            2. [Missing](2014-missing)
+            """),
+    }, paths=["notes/2018-elmo.md"], select={"KB009"})
+    assert [(f.line, f.subject) for f in report.findings] == [(4, "notes/2014-missing")]

@@ -641,6 +641,10 @@ class KnowledgeBase:
                 ):
                     # a linked knowledge-base path (`organized/...`) cites like a bare one
                     target = self.resolve_path("", value, "text")
+                if form == "link" and target and "." not in posixpath.basename(target) and (
+                    not self.snapshot.exists(target) and self.snapshot.exists(target + ".md")
+                ):
+                    target += ".md"  # `[note](2015-adam)` links the note, as wikis and site generators read it
                 if target is None or not self.snapshot.exists(target):
                     broken.append(BrokenPath(line, column, value, target))
                     return
