@@ -360,3 +360,40 @@ def test_a_relative_link_without_md_names_the_note() -> None:
             """),
     }, paths=["notes/2018-elmo.md"], select={"KB009"})
     assert [(f.line, f.subject) for f in report.findings] == [(4, "notes/2014-missing")]
+
+
+def test_a_concept_pages_closing_sources_section_backs_its_key_points() -> None:
+    concept = """
+        ---
+        type: concept
+        title: Relative position
+        ---
+
+        ## Key Points
+
+        - TUPE improves GLUE by +1.2%.
+
+        ## Sources
+
+        - [[ke-2021-rethinking]]
+        """
+    assert where(wiki(concept, {"KB005"})) == []
+    unsourced = concept.replace("## Sources", "## Related").replace("[[ke-2021-rethinking]]", "nothing yet")
+    assert where(wiki(unsourced, {"KB005"})) == [("KB005", 8, 25, "+1.2%")]
+
+
+def test_numbered_references_in_double_brackets_are_not_wikilinks() -> None:
+    report = wiki("""
+        Sparse retrieval such as BM25 *[[61]]* and TF-IDF [[64]]; **[[Reasoning:]]** follows.
+        A note that does not exist: [[62-notes]].
+        """, {"KB009"})
+    assert [(f.line, f.subject) for f in report.findings] == [(2, "[[62-notes]]")]
+
+
+def test_date_and_topic_placeholders_in_paths_are_not_broken_paths() -> None:
+    report = run({"README.md": md("""
+        - 报告写入 `wiki/outputs/lint-YYYY-MM-DD.md`，答案写入 wiki/outputs/YYYY-MM-DD-<topic>.md
+        - 模板在 wiki/templates/missing-template.md
+        """), "wiki/index.md": "# index\n"}, select={"KB009"},
+        config=config_from_mapping({"knowledge": ["wiki/**/*.md"]}, "test"))
+    assert [(f.line, f.subject) for f in report.findings] == [(2, "wiki/templates/missing-template.md")]

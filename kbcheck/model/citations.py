@@ -66,7 +66,8 @@ _REPO_NAME = re.compile(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][
 _TRAILING = ".,;:!?'\""
 #: a wikilink in frontmatter text (`related: "[[note]]"`); in markdown, the parser reads them
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
-#: a path whose next character opens a placeholder (`organized/<topic>/x.md`, `inbox/{author}/`)
+#: a path whose next character opens a placeholder (`organized/<topic>/x.md`, `inbox/{author}/`);
+#: a path with a date pattern (`inbox/tom/YYYY-MM-DD.md`) is a placeholder too
 _PLACEHOLDER_NEXT = "<{"
 
 
@@ -131,7 +132,7 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")
-            placeholder = masked[m.end() : m.end() + 1] in tuple(_PLACEHOLDER_NEXT) and path == m.group(0)
+            placeholder = masked[m.end() : m.end() + 1] in tuple(_PLACEHOLDER_NEXT) or "YYYY" in path
             if "*" not in path and "?" not in path and not placeholder:
                 found.append((m.start(), "path", path, "text"))
             masked = _mask(masked, m.start(), m.start() + len(path))
@@ -145,7 +146,7 @@ def scan_code_span(code: str, roots: tuple[str, ...]) -> str | None:
     """A backticked knowledge-base path cites like a bare one; other code is not prose."""
     code = code.strip()
     if any(code.startswith(root + "/") for root in roots) and "`" not in code and "\n" not in code:
-        if "*" in code or "?" in code or "<" in code or "{" in code:  # a pattern or a placeholder
+        if any(c in code for c in "*?<{") or "YYYY" in code:  # a pattern or a placeholder
             return None
         return code
     return None

@@ -30,6 +30,8 @@ REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 # `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
 _DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
 _DIRECTIVE_IDS = re.compile(r"[A-Za-z0-9_,\s]+")
+#: characters no note name may hold (Obsidian refuses them): `[[Reasoning:]]` is not a wikilink
+_NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
 #: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
 _PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
 _LABEL = re.compile(
@@ -204,7 +206,7 @@ def _wikilink(state: Any, silent: bool) -> bool:
         return False
     end = src.find("]]", pos + 2)
     inner = src[pos + 2 : end] if end > 0 else ""
-    if not inner.strip() or "\n" in inner or "[" in inner:
+    if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
     if not silent:
         target, _, alias = inner.partition("|")
@@ -354,7 +356,8 @@ class _Builder:
                         start = joined_length()
                         link_spans.append((start, start + len(child.content), len(refs) - 1))
                 pieces.append((line_index, col + 2, child.content if form == "wiki" else " "))
-            elif child.type == "html_inline" and pieces and pieces[-1][2].endswith("/") and _PLACEHOLDER.match(child.content):
+            elif (child.type == "html_inline" and pieces and pieces[-1][2][-1:] not in ("", " ", "\n")
+                  and _PLACEHOLDER.match(child.content)):
                 # `organized/<topic>/x.md`: a placeholder in a path, which markdown-it reads as an HTML tag
                 pieces.append((line_index, locate(child.content), child.content))
             elif child.type == "image":

@@ -631,6 +631,8 @@ class KnowledgeBase:
         elif kind in ("path", "wikilink"):
             if kind == "wikilink":
                 target = self.file_named(value, base)
+                if target is None and value.isdigit():
+                    return  # `[[12]]`: a numbered reference in brackets (converted papers), not a note
                 if target is None:
                     broken.append(BrokenPath(line, column, f"[[{value}]]", f"[[{value}]]"))
                     return

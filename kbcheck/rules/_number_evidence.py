@@ -5,7 +5,8 @@ A claim's evidence is taken from the nearest level that has any
 list items it sits in); its section, heading included; the heading and lead
 text of each ancestor section, innermost first; the file's own sources (its
 frontmatter, or its title heading). A sub-section headed as a source label
-(`来源`, `出处`, `Source`, `Sources`) belongs to its parent's lead. Web links
+(`来源`, `出处`, `Source`, `Sources`) belongs to its parent's lead; one with no
+parent (a wiki page's closing `## Sources`) is among the file's own sources. Web links
 and links to documents of the knowledge base are sources without a card.
 
 KB006 compares a number tied to a card field when that level holds exactly
@@ -166,7 +167,12 @@ class _Levels:
     def file(self) -> Evidence:
         if self._file is None:
             title = self.doc.title_block()
-            own = self._gather([title.index] if title is not None else [])
+            blocks = [title.index] if title is not None else []
+            for section in self.doc.sections:
+                # a top-level `## Sources` section is the lead of the whole file
+                if section.parent is None and section.heading is not None and SOURCE_LABEL.match(section.heading):
+                    blocks.extend(self._subtree_blocks(section.index))
+            own = self._gather(blocks)
             self._file = Evidence(tuple(self.resolved.own_citations) + own.citations,
                                   tuple(self.resolved.own_links) + own.links)
         return self._file
