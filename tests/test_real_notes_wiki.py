@@ -397,3 +397,20 @@ def test_date_and_topic_placeholders_in_paths_are_not_broken_paths() -> None:
         """), "wiki/index.md": "# index\n"}, select={"KB009"},
         config=config_from_mapping({"knowledge": ["wiki/**/*.md"]}, "test"))
     assert [(f.line, f.subject) for f in report.findings] == [(2, "wiki/templates/missing-template.md")]
+
+
+def test_a_numbered_entry_is_discussed_by_its_number_in_brackets() -> None:
+    report = wiki("""
+        # 文本分类技巧
+
+        - 解耦特征和标签分布：文献[2] 认为再平衡只应作用于分类器。
+        - 课程学习 [1, 3] 从易到难进行学习。
+
+        ## 参考文献
+
+        1. [Dynamic Curriculum Learning for Imbalanced Data](https://arxiv.org/abs/1901.06783)
+        2. [Decoupling Representation and Classifier](https://arxiv.org/abs/1910.09217)
+        3. [Description Based Text Classification](https://arxiv.org/abs/2002.03067)
+        4. [Confident Learning](https://arxiv.org/abs/1911.00068)
+        """, {"KB002"})
+    assert where(report) == [("KB002", 11, 25, "1911.00068")]

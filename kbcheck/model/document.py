@@ -102,6 +102,8 @@ class Block:
     children: list[int] = field(default_factory=list)
     #: (index in `claims`, index in `refs`) of each claim number inside a link's text
     claim_links: list[tuple[int, int]] = field(default_factory=list)
+    #: an ordered list item's number as written (`4` for `4. …`), else ""
+    ordinal: str = ""
 
 
 @dataclass
@@ -437,6 +439,8 @@ class _Builder:
                 continue
             if t == "list_item_open":
                 block = self.new_block("list_item", tok)
+                if tok.markup in (".", ")"):
+                    block.ordinal = tok.info
                 self.item_stack.append(block.index)
                 open_item_blocks.append(block)
                 block.end_line = block.line  # grows with its own paragraphs

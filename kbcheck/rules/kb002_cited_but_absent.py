@@ -8,7 +8,8 @@ this "引用挂账、无条目" (cited, no entry). An entry counts as discussed 
 the body names its id, links a note about it (a note whose frontmatter or
 title names that one id), or names it by its card's title or short name
 (the title's part before `:`) or by the entry's own link text
-(`- [ReAct](https://arxiv.org/abs/2210.03629)` is discussed by "ReAct").
+(`- [ReAct](https://arxiv.org/abs/2210.03629)` is discussed by "ReAct"),
+or, for a numbered entry (`4. …`), cites its number (`文献 [4]`).
 
 **Why it matters.** A reference without a body entry is a promise that was
 never kept: the paper was judged worth citing, but nobody wrote down what it
@@ -71,7 +72,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         if doc is not None:
             if body is None:
                 body = "\n".join(b.text for b in doc.blocks if doc.sections[b.section].role != REFERENCE).casefold()
-            if any(_named(name, body) for name in _names(kb, doc, where)):
+            if any(_named(name, body) for name in _names(kb, doc, where)) or _numbered(doc, where, body):
                 continue
         line, column = where.references[0]
         yield Problem(
@@ -112,3 +113,14 @@ def _named(name: str, body: str) -> bool:
     before = r"(?<![a-z0-9_-])" if name[0].isascii() and name[0].isalnum() else ""
     after = r"(?![a-z0-9_-])" if name[-1].isascii() and name[-1].isalnum() else ""
     return re.search(before + re.escape(name) + after, body) is not None
+
+
+def _numbered(doc: Document, where: IdMentions, body: str) -> bool:
+    """A numbered entry (`4. [Title](…)`) cited in the body by its number: `文献 [4]`, `[2, 4]`."""
+    for line, _column in where.references:
+        block = doc.block_at(line)
+        if block is not None and block.ordinal:
+            number = re.escape(block.ordinal)
+            if re.search(rf"\[(?:\d+\s*[,，、–-]\s*)*{number}(?:\s*[,，、–-]\s*\d+)*\]", body):
+                return True
+    return False
