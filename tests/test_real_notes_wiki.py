@@ -414,3 +414,25 @@ def test_a_numbered_entry_is_discussed_by_its_number_in_brackets() -> None:
         4. [Confident Learning](https://arxiv.org/abs/1911.00068)
         """, {"KB002"})
     assert where(report) == [("KB002", 11, 25, "1911.00068")]
+
+
+def test_a_frontmatter_path_to_the_sources_text_in_the_knowledge_base_backs_the_note() -> None:
+    note = """
+        ---
+        type: source
+        title: Adversarial retriever-ranker
+        raw_file: raw/papers/zhang-2022/paper.pdf
+        raw_md: {raw_md}
+        url:
+        ---
+
+        ## Results
+
+        - NQ R@5 77.9% (+2.1%)
+        """
+    path = "wiki/sources/zhang-2022.md"
+    assert where(wiki(note.replace("{raw_md}", "raw/papers/zhang-2022/paper.md"), {"KB005", "KB009"}, path=path,
+                      **{"raw/papers/zhang-2022/paper.md": "# Adversarial retriever-ranker\n"})) == []
+    # a path to nothing (the PDF is not committed) is metadata: no source, and no broken path
+    report = wiki(note.replace("{raw_md}", "raw/papers/zhang-2022/missing.md"), {"KB005", "KB009"}, path=path)
+    assert where(report) == [("KB005", 11, 10, "77.9%"), ("KB005", 11, 17, "+2.1%")]

@@ -30,6 +30,9 @@ REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 # `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
 _DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
 _DIRECTIVE_IDS = re.compile(r"[A-Za-z0-9_,\s]+")
+#: a frontmatter value that is a relative file path (`raw_md: raw/papers/x/paper.md`)
+_FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]+)+\.[A-Za-z0-9]{1,5})['"]?[ \t]*$""",
+                         re.MULTILINE)
 #: characters no note name may hold (Obsidian refuses them): `[[Reasoning:]]` is not a wikilink
 _NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
 #: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
@@ -492,9 +495,12 @@ class _Builder:
             # the content starts on the line after the opening `---`
             return index + 2 + self.offset, offset - starts[index] + 1
 
-        found, _masked = scan_prose(content, self.roots)
+        found, masked = scan_prose(content, self.roots)
         for offset, kind, value, form in found:
             self.own_refs.append(Ref(kind, value, *position(offset), form))
+        for m in _FRONT_PATH.finditer(masked):
+            # `raw_md: raw/papers/x/paper.md`: the source's own text, when the knowledge base holds it
+            self.own_refs.append(Ref("path", m.group(1), *position(m.start(1)), "front"))
         for offset, name in scan_wikilinks(content):
             self.own_refs.append(Ref("wikilink", name, *position(offset), "wiki"))
         if re.search(r"^title\s*:", content, re.MULTILINE):

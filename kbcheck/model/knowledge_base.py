@@ -629,7 +629,14 @@ class KnowledgeBase:
             if form in ("link", "text"):
                 links.append(Link("url", value, line, column))
         elif kind in ("path", "wikilink"):
-            if kind == "wikilink":
+            if form == "front":
+                # a path in frontmatter is a source when it names a file here; else it is metadata
+                found = [t for t in (self.resolve_path("", value, "text"), self.resolve_path(base, value, "link"))
+                         if t and self.snapshot.exists(t)]
+                if not found:
+                    return
+                target = found[0]
+            elif kind == "wikilink":
                 target = self.file_named(value, base)
                 if target is None and value.isdigit():
                     return  # `[[12]]`: a numbered reference in brackets (converted papers), not a note
