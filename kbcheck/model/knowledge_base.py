@@ -629,6 +629,7 @@ class KnowledgeBase:
             if form in ("link", "text"):
                 links.append(Link("url", value, line, column))
         elif kind in ("path", "wikilink"):
+            target: str | None
             if form == "front":
                 # a path in frontmatter is a source when it names a file here; else it is metadata
                 found = [t for t in (self.resolve_path("", value, "text"), self.resolve_path(base, value, "link"))
@@ -657,7 +658,7 @@ class KnowledgeBase:
                 if target is None or not self.snapshot.exists(target):
                     broken.append(BrokenPath(line, column, value, target))
                     return
-            if form in ("image", "embed"):
+            if form in ("image", "embed") or target is None:
                 return
             card_id = self.card_id_of_path(target)
             if card_id is not None:
