@@ -5,7 +5,8 @@ papers.cool URL, a bare new-style id — in any markdown file, for which no
 paper card exists. The message suggests the nearest card id. One finding
 per id per file, at its first mention. An error in briefs, a warning
 elsewhere. A knowledge base with no paper cards at all (the `paper-cards`
-glob matches nothing) gets one notice instead of a finding per id. A link
+glob matches nothing) gets one notice, when an arXiv id is cited, instead
+of a finding per id. A link
 to a note about a paper is not itself a citation of the paper's id here:
 the note is checked on its own.
 
@@ -46,16 +47,17 @@ NO_CARDS = "KB004 not evaluated: no paper cards in the knowledge base (the paper
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
-    if not kb.paper_index():
-        if NO_CARDS not in kb.notices:
-            kb.notices.append(NO_CARDS)
-        return
     seen: set[str] = set()
     resolved = kb.resolve(file.path)
     for citations in (*resolved.block_citations, resolved.own_citations):
         for citation in citations:
             if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
+            if not kb.paper_index():
+                # nothing to compare with: say so once per run, not once per id
+                if NO_CARDS not in kb.notices:
+                    kb.notices.append(NO_CARDS)
+                return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
             hint = f"; did you mean {nearest[0]} ({kb.paper_card_path(nearest[0])})?" if nearest else ""
