@@ -436,3 +436,18 @@ def test_a_frontmatter_path_to_the_sources_text_in_the_knowledge_base_backs_the_
     # a path to nothing (the PDF is not committed) is metadata: no source, and no broken path
     report = wiki(note.replace("{raw_md}", "raw/papers/zhang-2022/missing.md"), {"KB005", "KB009"}, path=path)
     assert where(report) == [("KB005", 11, 10, "77.9%"), ("KB005", 11, 17, "+2.1%")]
+
+
+def test_the_paper_a_note_is_about_is_not_a_missing_reference() -> None:
+    note = """
+        # 【关于 P-tuning】[读书笔记](https://arxiv.org/abs/2104.08691)
+
+        ## 一、动机
+
+        与 arXiv:2006.15595 的做法不同。
+
+        ## 参考文献
+
+        1. [RoFormer](https://arxiv.org/abs/2104.09864)
+        """
+    assert where(wiki(note, {"KB003"})) == [("KB003", 5, 3, "2006.15595")]
