@@ -451,3 +451,9 @@ def test_the_paper_a_note_is_about_is_not_a_missing_reference() -> None:
         1. [RoFormer](https://arxiv.org/abs/2104.09864)
         """
     assert where(wiki(note, {"KB003"})) == [("KB003", 5, 3, "2006.15595")]
+
+
+def test_a_link_whose_text_is_in_brackets_is_no_wikilink() -> None:
+    report = wiki("|Paper|Code|\n|---|---|\n|[[arxiv]](https://arxiv.org/abs/2006.15595)|[[GitHub]](https://github.com/a/b)|\n",
+                  {"KB009"})
+    assert where(report) == []

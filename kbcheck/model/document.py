@@ -213,6 +213,8 @@ def _wikilink(state: Any, silent: bool) -> bool:
     inner = src[pos + 2 : end] if end > 0 else ""
     if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
+    if src.startswith("(", end + 2):
+        return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
     if not silent:
         target, _, alias = inner.partition("|")
         target = target.rstrip("\\")  # `[[name\|text]]` in a table cell
