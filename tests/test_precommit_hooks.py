@@ -198,6 +198,10 @@ def test_deleting_another_writers_file_is_blocked(knowledge_base: KnowledgeBase,
 
 def test_the_write_scope_hook_runs_only_kb007(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
     repo = knowledge_base.repo
+    # KB004 needs paper cards to compare with (with none, it gives one notice): a maintainer's card
+    repo.write("organized/paper_cards/0001-2610-02076.md", '---\narxiv: "2610.02076"\ntitle: "A paper"\n---\n')
+    repo.stage("organized/paper_cards/0001-2610-02076.md")
+    repo.git("commit", "--no-verify", "-q", "-m", "maintainer: a paper card")
     repo.write("inbox/tom/new.md", UNKNOWN_PAPER_BRIEF)
     repo.stage("inbox/tom/new.md")
     scope = knowledge_base.pre_commit("run", "kbcheck-write-scope")

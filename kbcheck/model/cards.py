@@ -147,6 +147,11 @@ def _load_yaml(fm: str) -> tuple[Any, CardProblem | None]:
         return None, CardProblem(1, f"frontmatter is not valid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
 
 
+def load_frontmatter(fm: str) -> Any:
+    """Frontmatter text as data; None when it is not valid YAML (only a card's must be)."""
+    return _load_yaml(fm)[0]
+
+
 def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
     """YAML values as JSON-safe data (dates as ISO strings), bounded against alias bombs."""
     budget[0] -= 1

@@ -49,6 +49,18 @@ class Citation:
     card_path: str | None = None
     #: true when the citation is a path or link to the card file itself
     via_path: bool = False
+    #: the note linked in its place, when a link to a note stands for the one id the note is about
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A source without a card: a web page (`url`) or a document of the knowledge base (`document`)."""
+
+    kind: str
+    target: str
+    line: int
+    column: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,11 @@ class Resolved:
     #: citations per block, aligned with `Document.blocks`
     block_citations: list[list[Citation]]
     broken_paths: list[BrokenPath]
+    #: web links and links to documents of the knowledge base, per block
+    block_links: list[list[Link]] = dataclasses.field(default_factory=list)
+    #: the frontmatter's citations and links: sources of the whole file
+    own_citations: list[Citation] = dataclasses.field(default_factory=list)
+    own_links: list[Link] = dataclasses.field(default_factory=list)
 
 
 _CARD_FIELDS = tuple(f.name for f in dataclasses.fields(Card))
@@ -151,6 +168,8 @@ class KnowledgeBase:
         self.memo: dict[tuple[str, str], Any] = {}
         self._paper_index: dict[str, str] | None = None
         self._repo_index: dict[str, str] | None = None
+        self._file_names: dict[str, list[str]] | None = None
+        self._note_ids: dict[str, tuple[str, str] | None] = {}
         self.patterns = HeadingPatterns(config.reference_heading, config.trend_heading, config.open_question_heading)
         kind_globs = (config.knowledge, config.paper_cards, config.repo_cards, config.briefs, config.guides, config.manifests)
         self.roots = tuple(sorted({g.split("/", 1)[0] for globs in kind_globs for g in globs
@@ -571,7 +590,7 @@ class KnowledgeBase:
 
     # -- resolution ------------------------------------------------------------
     def resolve(self, path: str) -> Resolved:
-        """Turn a document's refs into citations and broken paths."""
+        """Turn a document's refs into citations, links and broken paths."""
         if path in self._resolved:
             return self._resolved[path]
         block_refs = self.block_refs(path)
@@ -582,31 +601,114 @@ class KnowledgeBase:
         base = posixpath.dirname(path)
         for refs in block_refs:
             citations: list[Citation] = []
+            links: list[Link] = []
             for kind, value, line, column, form in refs:
-                if kind == "arxiv":
-                    citations.append(Citation("arxiv", value, line, column, self.paper_card_path(value)))
-                elif kind == "doi":
-                    citations.append(Citation("doi", value, line, column))
-                elif kind in ("repo", "repo_name"):
-                    card_path = self.repo_card_path(value)
-                    if kind == "repo" or card_path is not None:
-                        citations.append(Citation("repo", value, line, column, card_path))
-                elif kind == "path":
-                    target = self.resolve_path(base, value, form)
-                    if form == "link" and value.split("/", 1)[0] in self.roots and (
-                        target is None or not self.snapshot.exists(target)
-                    ):
-                        # a linked knowledge-base path (`organized/...`) cites like a bare one
-                        target = self.resolve_path("", value, "text")
-                    if target is None or not self.snapshot.exists(target):
-                        resolved.broken_paths.append(BrokenPath(line, column, value, target))
-                        continue
-                    card_id = self.card_id_of_path(target) if form != "image" else None
-                    if card_id is not None:
-                        citations.append(Citation(card_id[0], card_id[1], line, column, target, via_path=True))
+                self._resolve_ref(base, kind, value, line, column, form, citations, links, resolved.broken_paths)
             resolved.block_citations.append(citations)
+            resolved.block_links.append(links)
+        if self.kind_of(path) not in (PAPER, REPO, MANIFEST):  # a card's frontmatter is its fields
+            doc = self.document(path)
+            for ref in doc.own_refs if doc is not None else ():
+                self._resolve_ref(base, ref.kind, ref.value, ref.line, ref.column, ref.form,
+                                  resolved.own_citations, resolved.own_links, resolved.broken_paths)
         self._resolved[path] = resolved
         return resolved
+
+    def _resolve_ref(self, base: str, kind: str, value: str, line: int, column: int, form: str,
+                     citations: list[Citation], links: list[Link], broken: list[BrokenPath]) -> None:
+        """One ref: a citation, a link without a card, a broken path, or nothing."""
+        if kind == "arxiv":
+            citations.append(Citation("arxiv", value, line, column, self.paper_card_path(value)))
+        elif kind == "doi":
+            citations.append(Citation("doi", value, line, column))
+        elif kind in ("repo", "repo_name"):
+            card_path = self.repo_card_path(value)
+            if kind == "repo" or card_path is not None:
+                citations.append(Citation("repo", value, line, column, card_path))
+        elif kind == "url":
+            if form in ("link", "text"):
+                links.append(Link("url", value, line, column))
+        elif kind in ("path", "wikilink"):
+            target: str | None
+            if form == "front":
+                # a path in frontmatter is a source when it names a file here; else it is metadata
+                found = [t for t in (self.resolve_path("", value, "text"), self.resolve_path(base, value, "link"))
+                         if t and self.snapshot.exists(t)]
+                if not found:
+                    return
+                target = found[0]
+            elif kind == "wikilink":
+                target = self.file_named(value, base)
+                if target is None and value.isdigit():
+                    return  # `[[12]]`: a numbered reference in brackets (converted papers), not a note
+                if target is None:
+                    broken.append(BrokenPath(line, column, f"[[{value}]]", f"[[{value}]]"))
+                    return
+            else:
+                target = self.resolve_path(base, value, form)
+                if form == "link" and value.split("/", 1)[0] in self.roots and (
+                    target is None or not self.snapshot.exists(target)
+                ):
+                    # a linked knowledge-base path (`organized/...`) cites like a bare one
+                    target = self.resolve_path("", value, "text")
+                if form == "link" and target and "." not in posixpath.basename(target) and (
+                    not self.snapshot.exists(target) and self.snapshot.exists(target + ".md")
+                ):
+                    target += ".md"  # `[note](2015-adam)` links the note, as wikis and site generators read it
+                if target is None or not self.snapshot.exists(target):
+                    broken.append(BrokenPath(line, column, value, target))
+                    return
+            if form in ("image", "embed") or target is None:
+                return
+            card_id = self.card_id_of_path(target)
+            if card_id is not None:
+                citations.append(Citation(card_id[0], card_id[1], line, column, target, via_path=True))
+                return
+            links.append(Link("document", target, line, column))
+            stands_for = self.note_id(target)
+            if stands_for is not None:
+                card_path = self.paper_card_path(stands_for[1]) if stands_for[0] == "arxiv" else None
+                citations.append(Citation(stands_for[0], stands_for[1], line, column, card_path, note=target))
+
+    def file_named(self, name: str, base: str = "") -> str | None:
+        """The file a wikilink names: `name` is a markdown file's name without `.md` (or a file's
+        full name, or a path ending), found anywhere in the knowledge base; the nearest to `base`
+        wins when several share the name."""
+        if self._file_names is None:
+            names: dict[str, list[str]] = {}
+            for p in self.snapshot.paths():
+                file_name = posixpath.basename(p)
+                names.setdefault(file_name.casefold(), []).append(p)
+                if file_name.endswith(".md"):
+                    names.setdefault(file_name[:-3].casefold(), []).append(p)
+            self._file_names = names
+        name = name.strip().strip("/")
+        key = posixpath.basename(name).casefold()
+        candidates = self._file_names.get(key) or self._file_names.get(key + ".md") or []
+        if "/" in name:
+            tail = name.casefold()
+            candidates = [p for p in candidates if p.casefold().removesuffix(".md").endswith(tail)
+                          or p.casefold().endswith(tail)]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda p: (len(posixpath.commonpath([base, posixpath.dirname(p)]))
+                                              if base else 0, -len(p)))
+
+    def note_id(self, path: str) -> tuple[str, str] | None:
+        """(kind, id) when the note at `path` is about one source: its frontmatter and title heading
+        name exactly one id of the kinds reference lists compare. A link to it stands for that id."""
+        if path in self._note_ids:
+            return self._note_ids[path]
+        found: tuple[str, str] | None = None
+        if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST):
+            doc = self.document(path)
+            kinds = set(self.config.reference_kinds)
+            ids = {(ref.kind, ref.value) for ref in (doc.source_refs() if doc is not None else ())
+                   if ref.kind in kinds}
+            if len(ids) == 1:
+                found = next(iter(ids))
+        self._note_ids[path] = found
+        return found
 
     @staticmethod
     def resolve_path(base: str, written: str, form: str) -> str | None:

@@ -3,7 +3,12 @@
 **What it catches.** In a living document that has a reference section, an
 id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
 in the body but not listed in the reference section. One finding per id, at
-its first mention. Documents without a reference section are not checked.
+its first mention. Documents without a reference section are not checked,
+and neither are those whose reference section lists no id it compares
+(videos, blog posts, tutorials): such a list is not a bibliography. A link
+to a note about one paper (its frontmatter or title names the paper's id)
+mentions that paper. The paper a note is about, named in its frontmatter
+or its title heading, is the note's subject, not a missing reference.
 
 **Why it matters.** The reference list is how readers and tools (the digest,
 KB002) know what a document rests on; an id that only lives in the prose is
@@ -44,6 +49,7 @@ from kbcheck.model.mentions import document_mentions
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
+    from kbcheck.model.document import Document
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
 
 ID = "KB003"
@@ -56,7 +62,13 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     doc = kb.document(file.path)
     if doc is None or not doc.has_role(REFERENCE):
         return
-    for ident, where in document_mentions(kb, file.path).items():
+    mentions = document_mentions(kb, file.path)
+    if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
+        return  # a reference list of videos and blog posts is not a bibliography to compare with
+    subjects = _subject_ids(kb, doc, file.path)
+    for ident, where in mentions.items():
+        if ident in subjects:
+            continue  # the paper the note is about, named at its top, is not a reference it forgot
         if where.kind not in config.reference_kinds or where.references or not where.body:
             continue
         line, column, section = where.body[0]
@@ -65,3 +77,13 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             message=f"{ident} is mentioned in {section} but missing from the reference list",
             subject=ident,
         )
+
+
+def _subject_ids(kb: KnowledgeBase, doc: Document, path: str) -> set[str]:
+    """Ids the document names as its own subject: its frontmatter's and its title heading's."""
+    resolved = kb.resolve(path)
+    ids = {c.id for c in resolved.own_citations}
+    title = doc.title_block()
+    if title is not None:
+        ids.update(c.id for c in resolved.block_citations[title.index])
+    return ids

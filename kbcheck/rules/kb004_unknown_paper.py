@@ -4,7 +4,11 @@
 papers.cool URL, a bare new-style id — in any markdown file, for which no
 paper card exists. The message suggests the nearest card id. One finding
 per id per file, at its first mention. An error in briefs, a warning
-elsewhere.
+elsewhere. A knowledge base with no paper cards at all (the `paper-cards`
+glob matches nothing) gets one notice, when an arXiv id is cited, instead
+of a finding per id. A link
+to a note about a paper is not itself a citation of the paper's id here:
+the note is checked on its own.
 
 **Why it matters.** A cited id with no card is either a typo (`2610.02067`
 for `2610.02076`), a paper nobody collected yet, or a fabricated id. In a
@@ -53,12 +57,21 @@ SEVERITY_BY_KIND = {"brief": "error"}
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
 
+NO_CARDS = "KB004 not evaluated: no paper cards in the knowledge base (the paper-cards glob matches nothing)"
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     seen: set[str] = set()
-    for citations in kb.resolve(file.path).block_citations:
+    resolved = kb.resolve(file.path)
+    for citations in (*resolved.block_citations, resolved.own_citations):
         for citation in citations:
-            if citation.kind != "arxiv" or citation.card_path is not None or citation.id in seen:
+            if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
+            if not kb.paper_index():
+                # nothing to compare with: say so once per run, not once per id
+                if NO_CARDS not in kb.notices:
+                    kb.notices.append(NO_CARDS)
+                return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
             hint = f"; did you mean {nearest[0]} ({kb.paper_card_path(nearest[0])})?" if nearest else ""

@@ -52,7 +52,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.model.evidence import STALE, claim_verdicts
+from kbcheck.rules._number_evidence import STALE, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -69,7 +69,7 @@ def _show(value: float) -> str:
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
-    for verdict in claim_verdicts(kb, file.path):
+    for verdict in number_verdicts(kb, file.path):
         if verdict.reason != STALE or verdict.field_value is None:
             continue
         claim, card = verdict.claim, verdict.cards[0]
