@@ -149,7 +149,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
     report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
-    kb.flush()
+    kb.facts.flush()
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
     render(args.format, report, all_rules(), out, color=color)
