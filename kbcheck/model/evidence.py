@@ -46,10 +46,11 @@ def _distinct_cards(kb: KnowledgeBase, citations: list[Citation]) -> list[Card]:
 
 def claim_verdicts(kb: KnowledgeBase, path: str) -> list[Verdict]:
     """Every failing claim number in the document at `path`, computed once per run."""
-    key = ("claim_verdicts", path)
-    if key not in kb.memo:
-        kb.memo[key] = list(_verdicts(kb, path))
-    return kb.memo[key]  # type: ignore[no-any-return]
+    return kb.derived(_all_verdicts, path)
+
+
+def _all_verdicts(kb: KnowledgeBase, path: str) -> list[Verdict]:
+    return list(_verdicts(kb, path))
 
 
 def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[Verdict]:

@@ -15,7 +15,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kbcheck.globs import GlobSet, globset
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.sources import Snapshot
 
+T = TypeVar("T")
 KNOWLEDGE, BRIEF, GUIDE, MANIFEST, OTHER = "knowledge", "brief", "guide", "manifest", "other"
 MARKDOWN_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, BRIEF, GUIDE})
 _WILDCARD = re.compile(r"[*?\[]")
@@ -103,8 +104,7 @@ class KnowledgeBase:
         self.facts = facts if facts is not None else FactStore(snapshot, settings, config.max_file_size, cache)
         self._kinds: dict[str, str] = {}
         self._resolved: dict[str, Resolved] = {}
-        #: per-document results shared by several rules (mentions, claim verdicts)
-        self.memo: dict[tuple[str, str], Any] = {}
+        self._derived: dict[tuple[Callable[[KnowledgeBase, str], Any], str], Any] = {}
         self._paper_index: dict[str, str] | None = None
         self._repo_index: dict[str, str] | None = None
         self._kind_order = (
@@ -156,6 +156,14 @@ class KnowledgeBase:
     def why_unread(self, path: str) -> str | None:
         """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
         return self.facts.why_unread(path)
+
+    def derived(self, compute: Callable[[KnowledgeBase, str], T], path: str) -> T:
+        """`compute(self, path)`, once per run: a result several rules read (claim verdicts, mentions)."""
+        key = (compute, path)
+        if key not in self._derived:
+            self._derived[key] = compute(self, path)
+        value: T = self._derived[key]
+        return value
 
     def forget(self, path: str) -> None:
         """Forget what was derived from one file (a full check is done with it)."""
