@@ -45,6 +45,8 @@ MAX_PER_SHARD = 16384
 #: loaded in twice the time, and the same value written by two commands differed
 MARSHAL_VERSION = 2
 _MAGIC = b"kbcheck-cache"
+#: a run asks with few shared keys for thousands of blobs: their digests are remembered
+_KEYS_REMEMBERED = 256
 _HEADER_MAX = 128
 _BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -177,8 +179,10 @@ class BlobCache:
         if not key:
             return blob_id
         digest = self._key_digests.get(key)
-        if digest is None:  # a run asks with few distinct keys, for thousands of blobs
+        if digest is None:
             digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            if len(self._key_digests) >= _KEYS_REMEMBERED:  # a card's key names its path: one per card
+                self._key_digests.clear()
             self._key_digests[key] = digest
         return f"{blob_id}:{digest}"
 

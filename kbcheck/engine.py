@@ -1,8 +1,11 @@
 """Run the rules over a selection and turn their problems into findings.
 
-Data flows one way: snapshot -> knowledge-base model -> rules -> problems ->
-here (stamp id, name, severity and fingerprint; apply suppressions, the line
-filter and the baseline) -> a `Report` for a reporter.
+Data flows one way: snapshot -> facts (`kbcheck.store`, cached by blob id) ->
+the knowledge-base view -> rules -> problems -> here (stamp id, name, severity
+and fingerprint; apply suppressions, the line filter and the baseline) -> a
+`Report` for a reporter. The engine decides how the work is shared out: it
+forks the workers and tells the fact store when a file is done, when a
+worker starts and when another process has written the cache.
 """
 
 from __future__ import annotations
