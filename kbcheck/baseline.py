@@ -143,7 +143,7 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     selection = Selection(snapshot, snapshot.paths(), [], None, "all")
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     report = check(kb, config, selection, RunOptions(filter="all", select=rules))
-    kb.flush()
+    kb.facts.flush()
     return sorted({finding.fingerprint for finding in report.findings})
 
 

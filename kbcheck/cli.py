@@ -181,7 +181,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
     options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy)
     report = check(kb, config, selection, options)
-    kb.flush()
+    kb.facts.flush()
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
     status = 1 if report.errors or (args.strict and report.warnings) else 0

@@ -1,8 +1,11 @@
 """Run the rules over a selection and turn their problems into findings.
 
-Data flows one way: snapshot -> knowledge-base model -> rules -> problems ->
-here (stamp id, name, severity and fingerprint; apply suppressions, the line
-filter and the baseline) -> a `Report` for a reporter.
+Data flows one way: snapshot -> facts (`kbcheck.store`, cached by blob id) ->
+the knowledge-base view -> rules -> problems -> here (stamp id, name, severity
+and fingerprint; apply suppressions, the line filter and the baseline) -> a
+`Report` for a reporter. The engine decides how the work is shared out: it
+forks the workers and tells the fact store when a file is done, when a
+worker starts and when another process has written the cache.
 """
 
 from __future__ import annotations
@@ -156,9 +159,10 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
                 found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
         if found:
             stamped.extend(stamp(kb, found))
-        kb.release(path)  # a full check holds one file's parse at a time
+        kb.forget(path)  # a full check holds one file's parse at a time
+        kb.facts.release(path, kind)
         if kind == KNOWLEDGE:
-            kb.release_cards()  # and not the thousands of cards a living document cites
+            kb.facts.release_cards()  # and not the thousands of cards a living document cites
     return stamped
 
 
@@ -172,7 +176,7 @@ def _tasks(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[list[tuple
     """
     if not can_fork() or len(targets) < PARALLEL_MIN_FILES:
         return None
-    if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
+    if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.facts.uncached(targets)) < PARALLEL_MIN_FILES:
         return None  # warm and not large: loading the cache twice costs more than checking in one process
     groups: dict[str, list[tuple[str, str]]] = {}
     for target in targets:
@@ -196,7 +200,10 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     tasks = _tasks(kb, targets)
     if tasks is None:
         return check_files(kb, config, rules, targets)
-    kb.prepare_for_workers()
+    # what every file's check needs, built once before forking so that no worker builds its own
+    kb.paper_index()
+    kb.repo_index()
+    kb.facts.prepare()
     notices_before = len(kb.notices)
 
     def work(group: list[tuple[str, str]]) -> tuple[list[Stamped], list[str], int]:
@@ -207,7 +214,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     # a worker writes what it parsed when it is done: written sooner, the shards other workers
     # look cards up in would fill, and be held whole by each of them
     results = run_tasks(tasks, work, workers=jobs(), parent_works=len(targets) <= PARENT_SHARE_MAX_FILES,
-                        in_child=kb.snapshot.after_fork, child_done=kb.flush)
+                        in_child=kb.facts.after_fork, child_done=kb.facts.flush)
     stamped: list[Stamped] = []
     written_elsewhere: set[str] = set()
     for group, (found, notices, pid) in zip(tasks, results):
@@ -216,7 +223,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
         if pid != os.getpid():
             written_elsewhere.add(_shard(kb, group[0][0]))
     # a worker wrote these shards: read them anew if this run (a digest) asks for more
-    kb.forget_loaded(written_elsewhere)
+    kb.facts.forget_loaded(written_elsewhere)
     return stamped
 
 

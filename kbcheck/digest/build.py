@@ -164,7 +164,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 titles.setdefault(cited.id, card.title)
             elif item.kind == PAPER and item.ids and item.ids[0] == cited:
                 titles.setdefault(cited.id, item.title)
-    head_kb.flush()  # the caches are shared: one flush writes what both revisions parsed
+    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed
     notices = list(dict.fromkeys([*base_kb.notices, *head_kb.notices]))
     notices += [f"{i.path}: {i.note}" for i in ordered if i.note and f"{i.path}: {i.note}" not in notices]
     return Digest(

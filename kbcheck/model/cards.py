@@ -1,7 +1,7 @@
 """Paper and repo cards: YAML frontmatter read safely, checked, summarised.
 
 A `Card` keeps what rules and the digest need (id, fields, the numbers it
-contains, its problems for KB008) and nothing else, so it pickles small for
+contains, its problems for KB008) and nothing else, so it stays small in
 the blob cache. Malformed YAML is a problem on the card, never an exception.
 """
 

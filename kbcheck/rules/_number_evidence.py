@@ -64,11 +64,11 @@ class Evidence:
 
 def number_verdicts(kb: KnowledgeBase, path: str) -> list[NumberVerdict]:
     """Every failing claim number of the document at `path`, computed once per run."""
-    key = ("number_verdicts", path)
-    if key not in kb.memo:
-        kb.memo[key] = list(_verdicts(kb, path))
-    verdicts: list[NumberVerdict] = kb.memo[key]
-    return verdicts
+    return kb.derived(_all_verdicts, path)
+
+
+def _all_verdicts(kb: KnowledgeBase, path: str) -> list[NumberVerdict]:
+    return list(_verdicts(kb, path))
 
 
 def _same(a: float, b: float) -> bool:

@@ -84,7 +84,7 @@ def run_suggest(repo: Repository, config: Config, args: argparse.Namespace, out:
     suggester = Suggester(kb)
     items = [_Item(path, suggester.suggest(path, args.top)) for path in selection.paths
              if path.lower().endswith((".md", ".markdown"))]
-    kb.flush()
+    kb.facts.flush()
     for notice in [*selection.notices, *kb.notices]:
         print(f"kbcheck: {notice}", file=err)
     if args.format == "json":

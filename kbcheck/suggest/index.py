@@ -212,10 +212,7 @@ def _key(config: Config, kb: KnowledgeBase) -> str:
 
 def _uncached(kb: KnowledgeBase, paths: list[str], key: str) -> list[str]:
     """The living documents whose summary must be built (their texts are then read in one batch)."""
-    cache = kb._cache(_NAMESPACE)
-    if cache is None:
-        return paths
-    return [p for p in paths if (blob := kb.snapshot.blob_id(p)) is None or cache.get(blob, key) is None]
+    return [p for p in paths if not kb.facts.has_fact(_NAMESPACE, p, key)]
 
 
 def _summariser(kb: KnowledgeBase, path: str) -> Callable[[str], tuple[str, dict[str, int], list[RawSection]]]:
@@ -229,7 +226,7 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
     paths = kb.paths_of_kind(KNOWLEDGE)
     kb.preload(_uncached(kb, paths, key))
     for path in paths:
-        summary = kb._cached(_NAMESPACE, path, key, _summariser(kb, path))
+        summary = kb.facts.fact(_NAMESPACE, path, key, _summariser(kb, path))
         if summary is None:
             continue
         title, name_terms, raw_sections = summary
@@ -249,7 +246,7 @@ NoteSummary = tuple[str, dict[str, int], list[RawRef]]
 def note_summary(kb: KnowledgeBase, path: str) -> NoteSummary | None:
     """A note's title, terms (title counted twice: it says what the note is about) and refs,
     cached by blob id: a digest asks this of hundreds of cards."""
-    value = kb._cached(_NAMESPACE, path, f"{_VERSION}\0summary\0{','.join(kb.roots)}", _note_reader(kb, path))
+    value = kb.facts.fact(_NAMESPACE, path, f"{_VERSION}\0summary\0{','.join(kb.roots)}", _note_reader(kb, path))
     return value if isinstance(value, tuple) else None
 
 
