@@ -2,7 +2,9 @@
 
 Exit status: 0 clean, 1 findings at error severity (warnings too with
 `--strict`), 2 usage, configuration or repository errors, printed as one line
-on stderr. Heavy modules are imported inside the commands that need them.
+on stderr; with `--fix`, 2 also when a file could not be fixed safely, and
+`--fix --diff` exits 1 when there is something to fix (`docs/output.md`).
+Heavy modules are imported inside the commands that need them.
 """
 
 from __future__ import annotations
@@ -181,7 +183,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
     fixes = None
     if args.fix:
-        from kbcheck.fix import run_fixes
+        from kbcheck.fix.run import run_fixes
 
         fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err)
         if args.rev == "":
