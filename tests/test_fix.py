@@ -322,3 +322,20 @@ def test_diff_mode_fix_refuses_a_work_tree_that_moved_on(git_repo: GitRepo) -> N
     status, _, err = cli("--diff", base, "--fix")
     assert status == 2 and "not fixed" in err
     assert read(git_repo) == "## §1.6\n\n- recursive-oss/rec：243⭐ 草稿\n"
+
+
+def test_diff_rev_still_excludes_staged(git_repo: GitRepo) -> None:
+    kb(git_repo, "# x\n")
+    status, _, err = cli("--staged", "--diff", "HEAD")
+    assert status == 2
+    assert err == "kbcheck: error: --diff REV is not allowed with --staged\n"
+
+
+def test_staged_fix_diff_shows_the_fix_of_the_staged_file(git_repo: GitRepo) -> None:
+    kb(git_repo, "## §1.6\n\n- recursive-oss/rec：245⭐\n")
+    git_repo.write(DOC, "## §1.6\n\n- recursive-oss/rec：243⭐\n")
+    git_repo.stage(DOC)
+    status, out, _ = cli("--staged", "--fix", "--diff", "--select", "KB006")
+    assert status == 1
+    assert "-- recursive-oss/rec：243⭐\n+- recursive-oss/rec：245⭐\n" in out
+    assert read(git_repo) == "## §1.6\n\n- recursive-oss/rec：243⭐\n"
