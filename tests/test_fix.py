@@ -339,3 +339,23 @@ def test_staged_fix_diff_shows_the_fix_of_the_staged_file(git_repo: GitRepo) -> 
     assert status == 1
     assert "-- recursive-oss/rec：243⭐\n+- recursive-oss/rec：245⭐\n" in out
     assert read(git_repo) == "## §1.6\n\n- recursive-oss/rec：243⭐\n"
+
+
+def test_a_file_edited_while_it_is_being_fixed_is_left_as_the_writer_left_it(git_repo: GitRepo) -> None:
+    from kbcheck.fix.worktree import replace_if_unchanged
+
+    git_repo.commit_files({DOC: "## A\n\n- 243⭐\n"}, "doc")
+    git_repo.write(DOC, "## A\n\n- 243⭐ (still typing)\n")
+    assert not replace_if_unchanged(git_repo.path, DOC, b"## A\n\n- 243\xe2\xad\x90\n", b"## A\n\n- 245\xe2\xad\x90\n")
+    assert read(git_repo) == "## A\n\n- 243⭐ (still typing)\n"
+    assert sorted(p.name for p in (git_repo.path / DOC).parent.iterdir()) == ["inference.md"]
+
+
+def test_json_output_stays_json_and_lists_only_what_is_left(git_repo: GitRepo) -> None:
+    import json
+
+    kb(git_repo, "## §1.6\n\n- recursive-oss/rec：243⭐\n- amitshekhariitbhu/llm-internals：1.7k⭐\n")
+    status, out, err = cli("--all", "--fix", "--select", "KB006", "--format", "json")
+    assert [(f["line"], f["subject"]) for f in json.loads(out)["findings"]] == [(4, "1.7k⭐")]
+    assert err == f"kbcheck: fixed {DOC}: 1 problem (KB006 ×1)\n"
+    assert status == 0
