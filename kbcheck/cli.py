@@ -2,7 +2,9 @@
 
 Exit status: 0 clean, 1 findings at error severity (warnings too with
 `--strict`), 2 usage, configuration or repository errors, printed as one line
-on stderr. Heavy modules are imported inside the commands that need them.
+on stderr; with `--fix`, 2 also when a file could not be fixed safely, and
+`--fix --diff` exits 1 when there is something to fix (`docs/output.md`).
+Heavy modules are imported inside the commands that need them.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="check staged files, as they are in the index")
     mode.add_argument("--all", action="store_const", const="all", dest="mode",
                       help="check every tracked file as it is in the working tree")
-    mode.add_argument("--diff", metavar="REV", dest="rev",
-                      help="check the files that the commits REV..HEAD changed, at HEAD")
+    # outside the group: `--staged --fix --diff` shows the fixes of a staged check
+    check.add_argument("--diff", metavar="REV", dest="rev", nargs="?", const="",
+                      help="check the files that the commits REV..HEAD changed, at HEAD; "
+                      "with --fix and no REV: print the fixes as a unified diff and write nothing")
     check.add_argument("--filter", choices=("added", "file", "all"),
                        help="report findings on added lines, in touched files, or everywhere "
                        "(default: added for --diff, file otherwise)")
@@ -62,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="with --diff: judge the net change as the author whose logins hold LOGIN "
                        "(the pull request's author, as the forge says)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the provably safe fixes to the working tree (never the index)")
     check.set_defaults(handler=cmd_check)
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
@@ -167,6 +173,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.rules import all_rules
     from kbcheck.sources import select
 
+    if args.rev == "" and not args.fix:
+        raise UsageError("--diff needs REV (only --fix --diff takes none)")
+    if args.rev and args.mode:
+        raise UsageError(f"--diff REV is not allowed with --{args.mode}")
     mode = "diff" if args.rev else args.mode
     if args.filter in ("added",) and mode not in ("staged", "diff", None):
         raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
@@ -183,8 +193,18 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = check(kb, config, selection, options)
     kb.facts.flush()
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
+    fixes = None
+    if args.fix:
+        from kbcheck.fix.run import run_fixes
+
+        fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err)
+        if args.rev == "":
+            return fixes.status(1 if fixes.fixed else 0)
+        report = fixes.report
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
     status = 1 if report.errors or (args.strict and report.warnings) else 0
+    if fixes is not None:
+        status = fixes.status(status)
     try:
         render(args.format, report, all_rules(), out, color=color)
         out.flush()

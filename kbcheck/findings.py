@@ -15,6 +15,22 @@ SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
 
 
 @dataclass(frozen=True, slots=True)
+class Edit:
+    """A fix as data: at (line, column) of the checked file, `original` becomes `replacement`.
+
+    Lines and columns are 1-based and count characters of the file's text as
+    rules see it (`\\n` line ends, no BOM). An empty `original` inserts. The
+    fixer applies it only where the file still reads `original` there, so it
+    never needs to know the rule that made it.
+    """
+
+    line: int
+    column: int
+    original: str
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """What a rule reports: a place and a message, before the engine stamps it."""
 
@@ -26,6 +42,8 @@ class Problem:
     end_line: int | None = None
     #: about the whole file (KB008): kept by `--filter added` for touched files
     file_level: bool = False
+    #: the provably safe change that resolves it (`kbcheck check --fix`), if there is one
+    fix: Edit | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +61,7 @@ class Finding:
     subject: str
     fingerprint: str
     file_level: bool = False
+    fix: Edit | None = None
 
     def to_json(self) -> dict[str, object]:
         """The JSON shape of one finding (`docs/output.md`)."""

@@ -32,7 +32,12 @@ has a reference section at all.
     - arXiv:2610.02076
     - arXiv:2610.11959 — MiMo-V2.6
 
-**How to fix.** Add the id to the reference list.
+**How to fix.** Add the id to the reference list. Fixable: `kbcheck check
+--fix` appends the entry (the id, and the card's title when there is a card)
+after the last entry of the list the reference section ends with, in that
+list's own format: the same bullet, or the next number, and the same
+indentation. A reference section that does not end with a list is left for
+you to edit.
 
 **How to suppress.** `<!-- kbcheck: disable=KB003 -->` before the block,
 `disable-file=KB003`, or `per-file-ignores`.
@@ -44,6 +49,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.fix.edits import reference_entry
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.mentions import document_mentions
 
@@ -66,16 +72,16 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
         return  # a reference list of videos and blog posts is not a bibliography to compare with
     subjects = _subject_ids(kb, doc, file.path)
-    for ident, where in mentions.items():
-        if ident in subjects:
-            continue  # the paper the note is about, named at its top, is not a reference it forgot
-        if where.kind not in config.reference_kinds or where.references or not where.body:
-            continue
-        line, column, section = where.body[0]
+    # the paper the note is about, named at its top, is not a reference it forgot
+    missing = [(where.body[0], ident, where.kind) for ident, where in mentions.items()
+               if where.kind in config.reference_kinds and not where.references and where.body
+               and ident not in subjects]
+    # in order of first mention: appended entries (and a numbered list's numbers) follow the text
+    for ordinal, ((line, column, section), ident, kind) in enumerate(sorted(missing)):
         yield Problem(
             path=file.path, line=line, column=column,
             message=f"{ident} is mentioned in {section} but missing from the reference list",
-            subject=ident,
+            subject=ident, fix=reference_entry(kb, file.path, kind, ident, ordinal),
         )
 
 

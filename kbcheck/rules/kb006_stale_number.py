@@ -40,7 +40,11 @@ or a block marked as unverified:
     - recursive-oss/rec：本轮复采 243⭐（待核）
 
 **How to fix.** Update the number to the card's value (the digest lists
-these as "stale numbers to update").
+these as "stale numbers to update"). Fixable: `kbcheck check --fix` writes
+the card's value in place of the stale number, keeping its sign and its
+thousands separators (`243⭐` → `245⭐`, `周增 +14` → `周增 +17`,
+`1,771 stars` → `1,802 stars`); a number written with a multiplier
+(`1.2k⭐`, `3万 stars`) is left for you to round.
 
 **How to suppress.** An uncertainty marker in the block, `<!-- kbcheck:
 disable=KB006 -->` before it, or `per-file-ignores`.
@@ -52,6 +56,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.fix.edits import restated_number
 from kbcheck.rules._number_evidence import STALE, number_verdicts
 
 if TYPE_CHECKING:
@@ -76,5 +81,5 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         yield Problem(
             path=file.path, line=claim.line, column=claim.column,
             message=f"{claim.text} is stale: {card.path} now says {claim.field}: {_show(verdict.field_value)}",
-            subject=claim.text,
+            subject=claim.text, fix=restated_number(claim, verdict.field_value),
         )
