@@ -17,7 +17,7 @@ from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.engine import RunOptions, check
 from kbcheck.errors import GitError, KbcheckError
-from kbcheck.files import atomic_file
+from kbcheck.files import atomic_file, read_regular, work_tree_file
 from kbcheck.git import Repository
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules import all_rules
@@ -52,16 +52,12 @@ def write_atomically(path: Path, data: bytes) -> None:
 
     A reader never sees half a file, and a failure leaves the old file as it was.
     """
-    from kbcheck.files import atomic_file
-
     with atomic_file(path) as target:
         target.write(data)
 
 
 def baseline_path(repo: Repository, config: Config) -> Path:
     """The baseline file in the working tree; a `BaselineError` when a symlink or `.git` is on the way."""
-    from kbcheck.files import work_tree_file
-
     try:
         return work_tree_file(repo, config.baseline, f"'baseline' {config.baseline}")
     except KbcheckError as exc:
@@ -93,7 +89,6 @@ def parse_baseline(data: bytes, name: str) -> Baseline:
 
 def read_baseline(repo: Repository, config: Config, *, required: bool = False) -> Baseline | None:
     """The baseline of the working tree; None when absent (an error when `required`)."""
-    from kbcheck.files import read_regular
 
     try:
         data = read_regular(baseline_path(repo, config), f"baseline {config.baseline}")
@@ -173,8 +168,6 @@ def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
     """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
-    from kbcheck import git
-
     if in_local_history(repo, baseline.commit):
         where = "in local history"
     elif git.is_shallow(repo):

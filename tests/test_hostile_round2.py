@@ -89,7 +89,8 @@ GIT: dict[str, tuple[Case, Outcome]] = {
     # 4: what exists is what git tracks, not what is on disk
     "sparse-checkout-keeps-the-cards": (
         Case({CARD: CARD_TEXT, BRIEF: BRIEF_TEXT}, setup=sparse_without_cards),
-        Outcome(1, (("KB004", BRIEF, 5, 3, "2611.00001"),)),
+        # the `5x` line's nearest source is the card alone, which says 3x (docs/rules.md, KB005)
+        Outcome(1, (("KB005", BRIEF, 4, 23, "5x"), ("KB004", BRIEF, 5, 3, "2611.00001"))),
     ),
     # 13: a baseline commit that this (full) clone does not have is not a shallow-clone problem
     "baseline-commit-unknown-in-a-full-clone": (

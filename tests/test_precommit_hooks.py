@@ -307,8 +307,14 @@ def test_plain_hook_blocks_when_kbcheck_is_missing(plain_hooked: KnowledgeBase, 
 
 # -- pre-commit over every file and over a range (what CI and pre-commit.ci run) ----------------
 def commit_unknown_paper_brief(knowledge_base: KnowledgeBase) -> None:
-    """A brief with a KB004 error, committed past the hooks: nothing is staged afterwards."""
+    """A brief with a KB004 error, committed past the hooks: nothing is staged afterwards.
+
+    KB004 needs paper cards to compare with (with none it gives one notice): a maintainer's card first.
+    """
     repo = knowledge_base.repo
+    repo.write("organized/paper_cards/0001-2610-02076.md", '---\narxiv: "2610.02076"\ntitle: "A paper"\n---\n')
+    repo.stage("organized/paper_cards/0001-2610-02076.md")
+    repo.commit("lead: a paper card", author="lead")
     repo.write("inbox/tom/2026-10-30-brief.md", UNKNOWN_PAPER_BRIEF)
     repo.stage("inbox/tom/2026-10-30-brief.md")
     repo.commit("tom: brief", author="tom")
