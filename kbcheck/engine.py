@@ -19,7 +19,7 @@ from kbcheck.cache import shard_of
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
-from kbcheck.model.document import BlockLines
+from kbcheck.model.document import Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
@@ -98,31 +98,28 @@ class _Directives:
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self._kb = kb
-        self._by_path: dict[str, tuple[frozenset[str], BlockLines] | None] = {}
+        self._by_path: dict[str, Document | None] = {}
 
-    def _of(self, path: str) -> tuple[frozenset[str], BlockLines] | None:
+    def _of(self, path: str) -> Document | None:
         if path in self._by_path:
             return self._by_path[path]
         kb = self._kb
-        found: tuple[frozenset[str], BlockLines] | None = None
+        found: Document | None = None
         if path.lower().endswith(MARKDOWN_SUFFIXES) and kb.snapshot.blob_id(path) is not None:
             text = kb.text(path)
             # no directive can be there: the parse is not needed
-            doc = kb.document(path) if text is not None and "kbcheck" in text else None
-            if doc is not None:
-                found = (doc.file_disabled, BlockLines(doc))
+            found = kb.document(path) if text is not None and "kbcheck" in text else None
         self._by_path[path] = found
         return found
 
     def disable(self, rule_id: str, problem: Problem) -> bool:
         """A `disable-file` comment, or a `disable` comment on the problem's block."""
-        found = self._of(problem.path)
-        if found is None:
+        doc = self._of(problem.path)
+        if doc is None:
             return False
-        file_disabled, lines = found
-        if rule_id in file_disabled:
+        if rule_id in doc.file_disabled:
             return True
-        block = lines.block_at(problem.line)
+        block = doc.block_at(problem.line)  # the document indexes its lines once
         return block is not None and rule_id in block.disabled
 
 

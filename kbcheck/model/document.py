@@ -17,6 +17,7 @@ import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -138,9 +139,13 @@ class Document:
         title = self.title_block()
         return [*self.own_refs, *(title.refs if title is not None else ())]
 
+    @cached_property
+    def _lines(self) -> BlockLines:
+        return BlockLines(self)
+
     def block_at(self, line: int) -> Block | None:
-        """The innermost block covering a line (for inline suppressions; `BlockLines` for many lines)."""
-        return BlockLines(self).block_at(line)
+        """The innermost block covering a line (the line index is built on the first call)."""
+        return self._lines.block_at(line)
 
     def descendants(self, block: Block) -> list[Block]:
         """A block's nested list items, depth first."""

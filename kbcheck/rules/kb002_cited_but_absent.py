@@ -113,6 +113,8 @@ def _name_parts(title: str) -> list[str]:
 def _named(name: str, body: str) -> bool:
     """The name stands in the body, a Latin name as a whole word (`BERT` is not named by `RoBERTa`)."""
     name = name.casefold()
+    if name not in body:  # a plain search first: most names are nowhere, and the bounded one is slower
+        return False
     before = r"(?<![a-z0-9_-])" if name[0].isascii() and name[0].isalnum() else ""
     after = r"(?![a-z0-9_-])" if name[-1].isascii() and name[-1].isalnum() else ""
     return re.search(before + re.escape(name) + after, body) is not None
