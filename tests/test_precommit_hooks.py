@@ -314,7 +314,7 @@ def commit_unknown_paper_brief(knowledge_base: KnowledgeBase) -> None:
     repo = knowledge_base.repo
     repo.write("organized/paper_cards/0001-2610-02076.md", '---\narxiv: "2610.02076"\ntitle: "A paper"\n---\n')
     repo.stage("organized/paper_cards/0001-2610-02076.md")
-    repo.commit("lead: a paper card", author="lead")
+    repo.commit("lead: a paper card", name="lead", email="lead@example.org")
     repo.write("inbox/tom/2026-10-30-brief.md", UNKNOWN_PAPER_BRIEF)
     repo.stage("inbox/tom/2026-10-30-brief.md")
     repo.commit("tom: brief", author="tom")
