@@ -9,7 +9,7 @@ other than the ones that command is documented to write:
 - every command: its own cache under the git dir (`<git dir>/kbcheck/`);
 - `baseline update`: the configured baseline file;
 - `init`: `.kbcheck.toml`;
-- `digest --output FILE`: FILE.
+- `digest --output FILE` and `check --output FILE`: FILE.
 
 A leftover temporary file of an atomic write is a new file, so it is caught
 too. Only repositories under pytest's temporary folder are hashed: a test
@@ -161,7 +161,7 @@ class Guard:
         elif command == "cmd_init":
             allow(work_tree / ".kbcheck.toml")
             allow(Path.cwd() / ".kbcheck.toml")
-        elif command == "cmd_digest" and getattr(args, "output", None):
+        elif command in ("cmd_digest", "cmd_check") and getattr(args, "output", None):
             allow(Path(args.output))
         return allowed
 

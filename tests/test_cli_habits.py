@@ -49,8 +49,17 @@ def test_output_writes_the_report_to_a_file_and_nothing_to_stdout(kb: GitRepo) -
     assert [(f["rule"], f["path"], f["line"], f["column"], f["subject"]) for f in report["findings"]] == [
         ("KB005", NOTE, 5, 22, "3x"), ("KB005", DOC, 5, 10, "2.7x"), ("KB005", DOC, 6, 8, "45%"),
         ("KB001", DOC, 10, 1, "无源趋势在变强")]
-    code, out, _ = run("check", "--all", "--output", "report.txt", "--color", "never")  # relative to here
-    assert (kb.path / "report.txt").read_text("utf-8").splitlines()[-1] == "1 error, 3 warnings in 2 files"
+
+
+def test_output_is_relative_to_where_you_stand(kb: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    outside = kb.path.parent / "elsewhere"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    code, out, _ = run("check", "../kb", "--output", "report.txt", "--color", "always")
+    assert (code, out) == (1, "")
+    lines = (outside / "report.txt").read_text("utf-8").splitlines()
+    assert lines[0].startswith("\033[1m../kb/inbox/tom/2026-11-02-brief.md:5:22:\033[0m ")
+    assert lines[-1] == "1 error, 3 warnings in 2 files"
 
 
 def test_exit_zero_keeps_errors_from_failing_the_run(kb: GitRepo) -> None:
