@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 #: seconds a run must take before its progress line appears
 DELAY = 1.0
+#: seconds between redraws
+MININTERVAL = 0.2
 
 
 class Progress(Protocol):
@@ -56,7 +58,8 @@ class Bar:
 
         self.close()
         self._bar = tqdm(total=total, desc=self.description, unit="file", file=self.stream,
-                         delay=DELAY, leave=False, dynamic_ncols=True, mininterval=0.2)
+                         delay=DELAY, leave=False,
+                         mininterval=MININTERVAL, miniters=1)
 
     def advance(self, count: int = 1) -> None:
         if self._bar is not None:
