@@ -71,7 +71,7 @@ def test_exit_zero_keeps_errors_from_failing_the_run(kb: GitRepo) -> None:
 
 
 def test_statistics_count_findings_per_rule_after_the_findings(kb: GitRepo) -> None:
-    code, out, _ = run("check", "--all", "--statistics")
+    _code, out, _ = run("check", "--all", "--statistics")
     lines = out.splitlines()
     assert lines[-3:] == ["3  KB005  unverified-number", "1  KB001  uncited-trend-line",
                           "1 error, 3 warnings in 2 files"]
@@ -136,7 +136,7 @@ def test_explain_takes_a_name_or_an_id() -> None:
 
 def test_explain_piped_is_the_markdown_as_written() -> None:
     rule = find_rule("KB005")
-    code, out, _ = run("explain", "KB005")
+    _code, out, _ = run("explain", "KB005")
     assert out == f"KB005 unverified-number (default severity: warning)\n\n{rule.doc}\n"
     assert "**What it catches.**" in out
 
@@ -184,15 +184,15 @@ def test_no_suggestion_for_a_word_unlike_any(capsys: pytest.CaptureFixture[str])
 
 def test_from_a_subfolder_paths_print_relative_to_it(kb: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(kb.path / "inbox")
-    code, out, _ = run("check", "--all", "-q")
+    _code, out, _ = run("check", "--all", "-q")
     assert [line.split(" ")[0] for line in out.splitlines()] == [
         "tom/2026-11-02-brief.md:5:22:", "../organized/knowledge/推理.md:5:10:",
         "../organized/knowledge/推理.md:6:8:", "../organized/knowledge/推理.md:10:1:"]
-    code, out, _ = run("check", "tom", "-q")  # a path relative to the subfolder
+    _code, out, _ = run("check", "tom", "-q")  # a path relative to the subfolder
     assert [line.split(" ")[0] for line in out.splitlines()] == ["tom/2026-11-02-brief.md:5:22:"]
-    code, out, _ = run("check", str(kb.path / DOC), "-q")  # an absolute path
+    _code, out, _ = run("check", str(kb.path / DOC), "-q")  # an absolute path
     assert out.splitlines()[0].startswith("../organized/knowledge/推理.md:5:10: KB005 ")
-    code, out, _ = run("check", "--all", "--format", "json")  # machine formats stay repo-relative
+    _code, out, _ = run("check", "--all", "--format", "json")  # machine formats stay repo-relative
     assert json.loads(out)["findings"][1]["path"] == DOC
 
 

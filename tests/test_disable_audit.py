@@ -67,7 +67,7 @@ def test_known_rules_and_comments_in_code_are_not_reported(git_repo: GitRepo) ->
 
 def test_unused_disables_are_reported_only_when_asked(kb: GitRepo) -> None:
     assert "unused" not in run("check", "--all")[2]
-    code, out, err = run("check", "--all", "--report-unused-disables")
+    code, _out, err = run("check", "--all", "--report-unused-disables")
     assert f"kbcheck: {DOC}:8: unused disable comment: KB005 reports nothing it covers" in err.splitlines()
     assert f"{DOC}:5:" not in err  # this one hides 2.7x
     assert code == 1
@@ -75,20 +75,20 @@ def test_unused_disables_are_reported_only_when_asked(kb: GitRepo) -> None:
 
 
 def test_a_disable_for_a_rule_that_did_not_run_is_not_unused(kb: GitRepo) -> None:
-    code, out, err = run("check", "--all", "--report-unused-disables", "--select", "KB009")
+    code, _out, err = run("check", "--all", "--report-unused-disables", "--select", "KB009")
     assert "unused" not in err and code == 0
 
 
 def test_disable_file_that_suppresses_something_is_used(git_repo: GitRepo) -> None:
     git_repo.commit_files({"inbox/tom/brief.md": "<!-- kbcheck: disable-file=KB005 -->\n# Brief\n\n- 提速 2.7x\n",
                            "inbox/tom/clean.md": "<!-- kbcheck: disable-file=KB005 -->\n# Clean\n\n- 没有数字\n"}, "b")
-    code, out, err = run("check", "--all", "--report-unused-disables")
+    _code, out, err = run("check", "--all", "--report-unused-disables")
     assert err.splitlines() == ["kbcheck: inbox/tom/clean.md:1: unused disable comment: KB005 reports nothing it covers"]
     assert out == "No findings in 2 files (1 suppressed).\n"
 
 
 def test_kb007_cannot_be_disabled_by_a_comment(git_repo: GitRepo) -> None:
     git_repo.commit_files({"inbox/tom/brief.md": "<!-- kbcheck: disable-file=KB007 -->\n# Brief\n"}, "b")
-    code, out, err = run("check", "--all")
+    _code, _out, err = run("check", "--all")
     assert err.startswith("kbcheck: inbox/tom/brief.md:1: KB007 judges the change, not the text: "
                           "a disable comment cannot suppress it")
