@@ -43,7 +43,7 @@ def test_without_init_the_same_commit_fails_kb007(git_repo: GitRepo) -> None:
 
 
 def test_role_flag_names_the_role(git_repo: GitRepo) -> None:
-    code, out, _ = run("init", "--role", "writer")
+    _code, out, _ = run("init", "--role", "writer")
     assert "with role writer" in out
     assert load_config(git_repo.path).authors["tom"].role == "writer"
 
