@@ -57,8 +57,13 @@ class Bar:
         from tqdm import tqdm
 
         self.close()
+        try:
+            columns = os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            columns = 0
+        # a terminal that reports no size (a bare pseudo-terminal) would get an empty line
         self._bar = tqdm(total=total, desc=self.description, unit="file", file=self.stream,
-                         delay=DELAY, leave=False,
+                         ncols=None if columns else 80, delay=DELAY, leave=False,
                          mininterval=MININTERVAL, miniters=1)
 
     def advance(self, count: int = 1) -> None:

@@ -62,6 +62,17 @@ def test_a_terminal_sees_files_done_of_total_and_the_rate(kb: GitRepo, terminal:
     assert "12/12" not in out.getvalue()  # the report itself never carries it
 
 
+def test_a_terminal_without_a_size_still_sees_the_line(kb: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    master, slave = pty.openpty()  # 0 rows, 0 columns, as under `script` without a window
+    err = io.TextIOWrapper(os.fdopen(slave, "wb", buffering=0), encoding="utf-8", write_through=True)
+    try:
+        main(["check", "--all"], out=io.StringIO(), err=err)
+        assert re.search(r"checking: +\d+%\|.*\| \d+/12 ", shown(master))
+    finally:
+        err.close()
+        os.close(master)
+
+
 @pytest.mark.parametrize("argv", [["check", "--all", "-q"], ["check", "--all", "--quiet"]])
 def test_quiet_shows_no_progress(kb: GitRepo, terminal: tuple[io.TextIOWrapper, int], argv: list[str]) -> None:
     err, master = terminal
