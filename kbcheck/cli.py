@@ -25,13 +25,14 @@ if TYPE_CHECKING:
     from kbcheck.git import Repository
 
 from kbcheck import __version__
+from kbcheck.arguments import ArgumentParser
 from kbcheck.errors import KbcheckError, UsageError
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="kbcheck",
         description="Keep a git-hosted research knowledge base honest: sourced trends, "
         "discussed references, traceable numbers, writers in their own inbox.",
@@ -68,6 +69,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     check.add_argument("--fix", action="store_true",
                        help="apply the provably safe fixes to the working tree (never the index)")
+    check.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--statistics", action="store_true", help="after the findings, count them per rule")
+    check.add_argument("--report-unused-disables", action="store_true",
+                       help="report disable comments that suppress nothing (and exit 1 for them)")
+    check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
     check.set_defaults(handler=cmd_check)
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
@@ -102,10 +111,11 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--config", metavar="FILE", help="configuration file")
     rules.set_defaults(handler=cmd_rules)
     explain = sub.add_parser("explain", help="explain a rule: what, why, examples, fix, suppress")
-    explain.add_argument("rule", metavar="KBnnn")
+    explain.add_argument("rule", metavar="KBnnn|NAME", help="a rule id or name, e.g. KB005 or unverified-number")
     explain.set_defaults(handler=cmd_explain)
     init = sub.add_parser("init", help="write a commented .kbcheck.toml with every default")
     init.add_argument("--force", action="store_true", help="overwrite an existing .kbcheck.toml")
+    init.add_argument("--role", metavar="ROLE", help="role of the git user recorded as first author (default: maintainer)")
     init.set_defaults(handler=cmd_init)
     demo = sub.add_parser("demo", help="run hook, check and digest on a bundled sample knowledge base")
     demo.set_defaults(handler=cmd_demo)
@@ -117,10 +127,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # -- shared set-up --------------------------------------------------------------
-def _repository() -> Repository:
+def _repository(paths: Sequence[str] = ()) -> Repository:
+    """The repository of the first named path (so a run from outside finds it), else of the current folder."""
     from kbcheck.git import open_repository
+    from kbcheck.paths import search_start
 
-    return open_repository(Path.cwd())
+    return open_repository(search_start(paths, Path.cwd()))
 
 
 def _config(repo: Repository, config_file: str | None) -> Config:
@@ -166,10 +178,11 @@ def _notice(lines: Sequence[str], err: TextIO) -> None:
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.authors import judged_as
     from kbcheck.baseline import accepted_fingerprints
+    from kbcheck.check_output import exit_status, write_report
     from kbcheck.engine import RunOptions, check
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.policy import trusted_config
-    from kbcheck.reporters import render
+    from kbcheck.progress import progress_for
     from kbcheck.rules import all_rules
     from kbcheck.sources import select
 
@@ -181,7 +194,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.filter in ("added",) and mode not in ("staged", "diff", None):
         raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
     select_rules = _select(args.select)
-    repo = _repository()
+    repo = _repository(args.paths)
     config = _config(repo, args.config)
     selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, net=args.actor is not None)
     policy = trusted_config(repo, config, selection.base, args.config)
@@ -189,10 +202,13 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
     accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
-    options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy)
+    options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
+                         progress=progress_for(err, "checking", quiet=args.quiet),
+                         report_unused_disables=args.report_unused_disables)
     report = check(kb, config, selection, options)
     kb.facts.flush()
-    _notice([*getattr(selection, "notices", ()), *report.notices], err)
+    if not args.quiet:
+        _notice([*getattr(selection, "notices", ()), *report.notices], err)
     fixes = None
     if args.fix:
         from kbcheck.fix.run import run_fixes
@@ -201,14 +217,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.rev == "":
             return fixes.status(1 if fixes.fixed else 0)
         report = fixes.report
-    color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    status = 1 if report.errors or (args.strict and report.warnings) else 0
+    # the status is known before anything is written: a reader that stops early (`| head`) cannot change it
+    status = exit_status(args, report)
     if fixes is not None:
         status = fixes.status(status)
     try:
-        render(args.format, report, all_rules(), out, color=color)
+        write_report(args, report, all_rules(), out, repo.root, Path.cwd())
         out.flush()
-    except BrokenPipeError:  # the reader stopped early (`| head`): the findings still decide the status
+    except BrokenPipeError:
         discard_output(out)
     return status
 
@@ -221,10 +237,12 @@ def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
 
 def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.digest import run_digest
+    from kbcheck.progress import progress_for, showing
 
     repo = _repository()
     config = _config(repo, args.config)
-    return run_digest(repo, config, args, out, err)
+    with showing(progress_for(err, "digest")):
+        return run_digest(repo, config, args, out, err)
 
 
 def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -236,9 +254,11 @@ def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.baseline import update_baseline
+    from kbcheck.progress import progress_for, showing
 
     repo = _repository()
-    return update_baseline(repo, _config(repo, args.config), args.rev, out)
+    with showing(progress_for(err, "baseline")):
+        return update_baseline(repo, _config(repo, args.config), args.rev, out)
 
 
 def cmd_baseline_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -272,28 +292,34 @@ def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.rules import get_rule
+    from kbcheck.color import use_color
+    from kbcheck.explain_render import explain, find_rule
 
-    rule = get_rule(args.rule)
-    print(f"{rule.id} {rule.name} (default severity: {rule.severity})\n", file=out)
-    print(rule.doc, file=out)
+    on_terminal = out.isatty()
+    out.write(explain(find_rule(args.rule), rendered=on_terminal, color=on_terminal and use_color("auto", out)))
     return 0
 
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.config import write_init
+    from kbcheck.config import DEFAULTS, write_init
+    from kbcheck.first_author import first_author
     from kbcheck.git import BareRepositoryError
 
     root = Path.cwd()
+    repo = None
     try:
-        root = _repository().root
+        repo = _repository()
+        root = repo.root
     except BareRepositoryError:
         raise UsageError(f"{root} is a bare repository (no working tree): "
                          "run kbcheck init in a clone's working tree") from None
     except KbcheckError:
         pass
-    path = write_init(root, force=args.force)
+    author = first_author(repo, args.role, tuple(DEFAULTS["roles"]))
+    path = write_init(root, force=args.force, author=author.toml() if author else "")
     print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
+    if author is not None:
+        print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
     return 0
 
 

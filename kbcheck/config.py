@@ -658,8 +658,10 @@ def init_text() -> str:
     return "\n".join(lines)
 
 
-def write_init(root: Path, force: bool = False) -> Path:
-    """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`."""
+def write_init(root: Path, force: bool = False, author: str = "") -> Path:
+    """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`.
+
+    `author` is an `[authors.…]` table appended after the defaults (the first author)."""
     target = Path(root) / CONFIG_FILE
     if not Path(root).is_dir():
         raise ConfigError(f"cannot write {CONFIG_FILE}: {root} is not a directory")
@@ -671,7 +673,7 @@ def write_init(root: Path, force: bool = False) -> Path:
         raise ConfigError(f"cannot write {CONFIG_FILE}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(init_text().encode("utf-8"))
+            handle.write((init_text() + author).encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, 0o644)  # mkstemp makes it private; a config file is meant to be shared

@@ -24,6 +24,8 @@ from kbcheck.errors import KbcheckError
 
 #: a file that only the example's root has (the check that we found the right folder)
 EXAMPLE_MARKER = ".kbcheck.toml"
+#: where the package keeps the example knowledge base
+EXAMPLE_FOLDER = "example-kb"
 
 LIVING_DOCUMENT = "organized/knowledge/inference.md"
 JAY_BRIEF = "inbox/jay/2026-10-29-1105-engineering-brief.md"
@@ -66,11 +68,14 @@ UNSOURCED_TREND = "- 同作者教学仓的热度正从推理原理单点迁向�
 
 
 def example_root() -> Path:
-    """The example knowledge base: inside the installed package, or in a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "_example", here.parent / "examples" / "knowledge-base"):
-        if (candidate / EXAMPLE_MARKER).is_file() and (candidate / "organized").is_dir():
-            return candidate
+    """The example knowledge base shipped inside the package (`kbcheck/example-kb/`).
+
+    It is a copy of `examples/knowledge-base/`, kept identical by a test; a
+    folder name that is no Python identifier makes it package data, not a package.
+    """
+    candidate = Path(__file__).resolve().parent / EXAMPLE_FOLDER
+    if (candidate / EXAMPLE_MARKER).is_file() and (candidate / "organized").is_dir():
+        return candidate
     raise KbcheckError("the example knowledge base is not installed with this copy of kbcheck")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
@@ -27,6 +27,7 @@ from kbcheck.rules.base import Rule
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
+    from kbcheck.progress import Progress
     from kbcheck.sources import Selection
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -53,6 +54,10 @@ class RunOptions:
     #: the configuration rules that judge changes (KB007) obey: the trusted side's
     #: (docs/trust-model.md); None: the run's own
     policy: Config | None = None
+    #: told the number of files, then each file checked (a progress line)
+    progress: Progress | None = None
+    #: report disable comments that suppress nothing (notices, `docs/rules.md`)
+    report_unused_disables: bool = False
 
 
 def rule_kind(kb: KnowledgeBase, path: str) -> str | None:
@@ -144,8 +149,16 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     return stamped
 
 
-def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]]) -> list[Stamped]:
-    """Every file rule on each (path, kind), one file at a time, each file let go once checked."""
+def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]],
+                options: RunOptions | None = None) -> list[Stamped]:
+    """Every file rule on each (path, kind), one file at a time, each file let go once checked.
+
+    Disable comments are audited while the file is at hand (`kbcheck.suppressions`).
+    """
+    from kbcheck.suppressions import audit_disables
+
+    progress = options.progress if options else None
+    unused = bool(options and options.report_unused_disables)
     stamped: list[Stamped] = []
     for path, kind in targets:
         file = KbFile(path, kind)
@@ -154,8 +167,11 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
             check_file = rule.check_file
             if kind in rule.kinds and check_file is not None:
                 found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
-        if found:
-            stamped.extend(stamp(kb, found))
+        file_stamped = stamp(kb, found) if found else []
+        stamped.extend(file_stamped)
+        kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
+        if progress is not None:
+            progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time
         kb.facts.release(path, kind)
         if kind == KNOWLEDGE:
@@ -186,7 +202,7 @@ def _shard(kb: KnowledgeBase, path: str) -> str:
 
 
 def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
-                     targets: list[tuple[str, str]]) -> list[Stamped]:
+                     targets: list[tuple[str, str]], options: RunOptions | None = None) -> list[Stamped]:
     """`check_files` over all targets, in one process per core when the cache is cold.
 
     Forked workers take groups of files one at a time, check them, write
@@ -196,16 +212,19 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     """
     tasks = _tasks(kb, targets)
     if tasks is None:
-        return check_files(kb, config, rules, targets)
+        return check_files(kb, config, rules, targets, options)
     # what every file's check needs, built once before forking so that no worker builds its own
     kb.paper_index()
     kb.repo_index()
     kb.facts.prepare()
     notices_before = len(kb.notices)
+    parent = os.getpid()
+    # only this process draws progress: a child's files are counted when its results come back
+    quiet_options = replace(options, progress=None) if options is not None else None
 
     def work(group: list[tuple[str, str]]) -> tuple[list[Stamped], list[str], int]:
         seen = len(kb.notices)
-        found = check_files(kb, config, rules, group)
+        found = check_files(kb, config, rules, group, options if os.getpid() == parent else quiet_options)
         return found, kb.notices[max(seen, notices_before):], os.getpid()
 
     # a worker writes what it parsed when it is done: written sooner, the shards other workers
@@ -219,6 +238,8 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
         kb.notices.extend(n for n in notices if n not in kb.notices)
         if pid != os.getpid():
             written_elsewhere.add(_shard(kb, group[0][0]))
+            if options is not None and options.progress is not None:
+                options.progress.advance(len(group))
     # a worker wrote these shards: read them anew if this run (a digest) asks for more
     kb.facts.forget_loaded(written_elsewhere)
     return stamped
@@ -226,6 +247,10 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
 
 def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions) -> Report:
     """Check the selected files (or, with filter `all`, every file) against the enabled rules."""
+    from kbcheck.progress import current
+
+    if options.progress is None and (ambient := current()) is not None:
+        options = replace(options, progress=ambient)
     rules = enabled_rules(config, options.select)
     file_rules = [r for r in rules if r.check_file is not None]
     policy = options.policy or config
@@ -234,7 +259,13 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     targets = [(path, kind) for path in paths if (kind := rule_kind(kb, path)) is not None]
     # living documents first: the cards they cite as evidence are then parsed once, numbers and all
     targets.sort(key=lambda target: target[1] != KNOWLEDGE)
-    stamped = check_in_workers(kb, config, file_rules, targets)
+    if options.progress is not None:
+        options.progress.start(len(targets))
+    try:
+        stamped = check_in_workers(kb, config, file_rules, targets, options)
+    finally:
+        if options.progress is not None:
+            options.progress.close()
     changed: list[tuple[Rule, str | None, Problem]] = []
     for rule in change_rules:
         if rule.check_changes is not None and selection.changes:

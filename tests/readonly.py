@@ -9,7 +9,7 @@ other than the ones that command is documented to write:
 - every command: its own cache under the git dir (`<git dir>/kbcheck/`);
 - `baseline update`: the configured baseline file;
 - `init`: `.kbcheck.toml`;
-- `digest --output FILE`: FILE;
+- `digest --output FILE` and `check --output FILE`: FILE;
 - `check --fix` (without `--diff`): the files git tracks in the work tree,
   in place (a new file, such as a leftover temporary one, is still caught,
   and so is any change under the git dir, the index included).
@@ -164,7 +164,7 @@ class Guard:
         elif command == "cmd_init":
             allow(work_tree / ".kbcheck.toml")
             allow(Path.cwd() / ".kbcheck.toml")
-        elif command == "cmd_digest" and getattr(args, "output", None):
+        elif command in ("cmd_digest", "cmd_check") and getattr(args, "output", None):
             allow(Path(args.output))
         elif command == "cmd_check" and getattr(args, "fix", False) and getattr(args, "rev", None) != "":
             for path in _tracked(work_tree):

@@ -215,18 +215,16 @@ def test_tom_brief_keeps_the_sample_brief_text() -> None:
 
 
 # -- packaging -------------------------------------------------------------------------
-def test_the_example_is_mapped_into_the_package() -> None:
+def test_the_example_ships_as_package_data() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     setuptools = pyproject["tool"]["setuptools"]
-    assert setuptools["package-dir"]["kbcheck._example"] == "examples/knowledge-base"
-    assert {"**/*", ".kbcheck.toml"} <= set(setuptools["package-data"]["kbcheck._example"])
-    # package discovery only sees a folder that exists, in the checkout and in the sdist
-    assert (ROOT / "kbcheck/_example/README").is_file()
-    assert "include kbcheck/_example/README" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert "package-dir" not in setuptools  # no mapping of a folder outside the package
+    assert {"example-kb/**/*", "example-kb/**/.*"} <= set(setuptools["package-data"]["kbcheck"])
+    assert "graft kbcheck/example-kb" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
 
 
 def test_example_root_finds_the_checkout_copy() -> None:
     from kbcheck.demo import example_root
 
-    assert example_root() == EXAMPLE
+    assert example_root() == ROOT / "kbcheck" / "example-kb"  # the packaged copy of EXAMPLE
     assert sys.modules["kbcheck.demo"].EXAMPLE_MARKER == ".kbcheck.toml"

@@ -233,7 +233,7 @@ def test_the_installed_package_carries_the_example(hook_environment: Path, tmp_p
     result = run([str(hook_environment / "python"), "-I", "-c",
                   "import kbcheck.demo as d; print(d.example_root())"], tmp_path, os.environ, check=True)
     installed = Path(result.stdout.strip())
-    assert installed.name == "_example" and "site-packages" in installed.parts
+    assert installed.name == "example-kb" and "site-packages" in installed.parts
     expected = sorted(str(p.relative_to(ROOT / "examples/knowledge-base"))
                       for p in (ROOT / "examples/knowledge-base").rglob("*") if p.is_file())
     shipped = sorted(str(p.relative_to(installed)) for p in installed.rglob("*")

@@ -214,6 +214,7 @@ def test_sarif_driver_describes_every_rule() -> None:
         "shortDescription": {"text": "An arXiv id has no paper card."},
         "fullDescription": {"text": RULES["KB004"].doc},
         "help": {"text": RULES["KB004"].doc, "markdown": RULES["KB004"].doc},
+        "helpUri": "https://github.com/kbcheck/kbcheck/blob/main/docs/rules.md#kb004-unknown-paper",
         "defaultConfiguration": {"level": "warning"},
     }
     assert driver["rules"][0]["defaultConfiguration"] == {"level": "error"}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from kbcheck import __version__
+from kbcheck.urls import HOMEPAGE, rule_doc_url
 
 if TYPE_CHECKING:
     from kbcheck.findings import Finding, Report
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
-INFORMATION_URI = "https://pypi.org/project/kbcheck/"
+INFORMATION_URI = HOMEPAGE
 FINGERPRINT_KEY = "kbcheck/v1"
 SRCROOT = "%SRCROOT%"
 
@@ -49,6 +50,7 @@ def _rule_descriptor(rule: Rule) -> dict[str, object]:
         "fullDescription": {"text": rule.doc or rule.summary or rule.name},
         "help": {"text": rule.doc or rule.summary or rule.name,
                  "markdown": rule.doc or rule.summary or rule.name},
+        "helpUri": rule_doc_url(rule.id, rule.name),
         "defaultConfiguration": {"level": rule.severity},
     }
 

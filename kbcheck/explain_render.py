@@ -1,0 +1,119 @@
+"""`kbcheck explain`: find a rule by id or name, and show its doc the way a terminal reads it.
+
+A rule's doc is markdown. On a terminal it is rendered from markdown-it's
+token stream: headings and `**bold**` lead words in bold, emphasis markers
+dropped, code blocks indented, inline code coloured (kept in backticks when
+colour is off). Piped or redirected, the markdown is written as it is, so
+`kbcheck explain KB005 > kb005.md` keeps a valid document.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from kbcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+    from kbcheck.rules.base import Rule
+
+_BOLD = "\033[1m"
+_DIM = "\033[2m"
+_CODE = "\033[36m"
+_RESET = "\033[0m"
+INDENT = "    "
+
+
+def find_rule(key: str) -> Rule:
+    """The rule with this id (`KB005`) or name (`unverified-number`), case-insensitive."""
+    from kbcheck.rules import all_rules
+
+    rules = all_rules()
+    wanted = key.strip()
+    for rule in rules.values():
+        if wanted.upper() == rule.id or wanted.lower() == rule.name:
+            return rule
+    spellings = [*rules, *(rule.name for rule in rules.values())]
+    close = difflib.get_close_matches(wanted.upper() if wanted[:2].lower() == "kb" else wanted.lower(), spellings, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise UsageError(f"unknown rule '{key}'{hint} (valid rules: {', '.join(rules)}, or their names; see `kbcheck rules`)")
+
+
+def _inline(children: list[Token], color: bool) -> str:
+    parts: list[str] = []
+    for token in children:
+        if token.type == "text":
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+        elif token.type == "code_inline":
+            parts.append(f"{_CODE}{token.content}{_RESET}" if color else f"`{token.content}`")
+        elif token.type == "strong_open" and color:
+            parts.append(_BOLD)
+        elif token.type == "strong_close" and color:
+            parts.append(_RESET)
+        elif token.type in ("html_inline",):
+            parts.append(token.content)
+        elif token.children:
+            parts.append(_inline(token.children, color))
+    return "".join(parts)
+
+
+def render_markdown(text: str, *, color: bool) -> str:
+    """Markdown as terminal text: no `#`, `*`, `_` or fences left, code blocks indented."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(text)
+    blocks: list[str] = []
+    prefixes: list[str] = []  # one per open list: its bullet or number
+    numbers: list[int] = []
+    pending_bullet = ""
+    heading = False
+    for token in tokens:
+        indent = "  " * len(prefixes)
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            prefixes.append("•" if token.type == "bullet_list_open" else "#")
+            numbers.append(int(token.attrGet("start") or 1))
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            prefixes.pop()
+            numbers.pop()
+        elif token.type == "list_item_open":
+            if prefixes[-1] == "#":
+                pending_bullet = f"{numbers[-1]}. "
+                numbers[-1] += 1
+            else:
+                pending_bullet = "• "
+        elif token.type == "heading_open":
+            heading = True
+        elif token.type == "heading_close":
+            heading = False
+        elif token.type == "inline":
+            body = _inline(token.children or [], color)
+            if heading:
+                body = f"{_BOLD}{body}{_RESET}" if color else body.upper()
+            if pending_bullet:
+                lead = indent[:-2] + pending_bullet
+                pad = " " * len(lead)
+                body = lead + body.replace("\n", "\n" + pad)
+                pending_bullet = ""
+            elif indent:
+                body = indent + body.replace("\n", "\n" + indent)
+            blocks.append(body)
+        elif token.type in ("code_block", "fence"):
+            code = token.content.rstrip("\n").split("\n")
+            lines = [f"{indent}{INDENT}{line}" if line else "" for line in code]
+            body = "\n".join(lines)
+            blocks.append(f"{_DIM}{body}{_RESET}" if color else body)
+        elif token.type == "hr":
+            blocks.append("—" * 20)
+    return "\n\n".join(blocks) + "\n"
+
+
+def explain(rule: Rule, *, rendered: bool, color: bool) -> str:
+    """The text `kbcheck explain` prints: a title line, then the doc (rendered or raw markdown)."""
+    title = f"{rule.id} {rule.name} (default severity: {rule.severity})"
+    if not rendered:
+        return f"{title}\n\n{rule.doc}\n"
+    return (f"{_BOLD}{title}{_RESET}" if color else title) + "\n\n" + render_markdown(rule.doc, color=color)

@@ -1,0 +1,123 @@
+"""Disable comments you can trust: one naming an unknown rule, or suppressing nothing, is said so.
+
+A disable comment (`<!-- kbcheck: disable=KB005 -->` before a block,
+`disable-file=` anywhere) that names a rule kbcheck does not have is a typo:
+the finding it meant to hide is still reported, and the comment would
+otherwise sit there looking like it works. With `--report-unused-disables`,
+a comment naming a rule that ran on the file and found nothing it covers is
+reported too, as ESLint's `--report-unused-disable-directives` and ruff's
+RUF100 do. Both are notices (one `path:line: …` line on stderr), not
+findings: a finding carries a rule id, and these are about the comments,
+not about the knowledge base (`docs/rules.md`, "Suppressing a finding").
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kbcheck.engine import Stamped
+    from kbcheck.model.knowledge_base import KnowledgeBase
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: the words every `--report-unused-disables` notice starts its message with
+UNUSED = "unused disable comment"
+#: rules judged on the change, not on a file's text: a comment cannot disable them
+CHANGE_RULES = ("KB007",)
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One disable comment: its line, whether it covers the file, the rule names as written,
+    and the lines it covers (the block after it; the whole file for `disable-file`)."""
+
+    line: int
+    file_wide: bool
+    names: tuple[str, ...]
+    first: int
+    last: int
+
+
+def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
+    """The disable comments of a markdown file, read from the same token stream the parser uses."""
+    if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
+        return []
+    text = kb.text(path)
+    if text is None or "kbcheck" not in text:
+        return []
+    from kbcheck.model.document import _DIRECTIVE, _markdown
+
+    doc = kb.document(path)
+    starts = sorted((block.line, block.end_line) for block in doc.blocks) if doc is not None else []
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    found: list[Directive] = []
+    for token in _markdown().parse(text):
+        if token.type != "html_block" or token.map is None:
+            continue
+        for offset, raw in enumerate(token.content.splitlines()):
+            m = _DIRECTIVE.match(raw)
+            if not m:
+                continue
+            line = token.map[0] + 1 + offset
+            names = tuple(part.strip() for part in m.group(2).split(",") if part.strip())
+            if m.group(1) == "disable-file":
+                found.append(Directive(line, True, names, 1, 1 << 30))
+                continue
+            covered = next(((first, last) for first, last in starts if first > line), (0, -1))
+            found.append(Directive(line, False, names, *covered))
+    return found
+
+
+def _unknown(name: str, known: Sequence[str], names: dict[str, str]) -> str:
+    hint = ""
+    if name.lower() in names:
+        hint = f"; write the id {names[name.lower()]}, not the name"
+    else:
+        close = difflib.get_close_matches(name.upper(), known, n=1)
+        if close:
+            hint = f"; did you mean {close[0]}?"
+    return f"disable comment names unknown rule '{name}'{hint}"
+
+
+def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Sequence[Stamped],
+                   report_unused: bool) -> list[str]:
+    """Notices for `path`'s disable comments: unknown rules always, unused ones when asked.
+
+    `ran` is the rules that ran on this file; a comment for a rule that did not
+    run (not selected, ignored, another kind of file) is never called unused.
+    """
+    found = directives(kb, path)
+    if not found:
+        return []
+    from kbcheck.rules import all_rules
+
+    rules = all_rules()
+    known = list(rules)
+    names = {rule.name.lower(): rule.id for rule in rules.values()}
+    ran_ids = set(ran)
+    notices: list[str] = []
+    for directive in found:
+        for name in directive.names:
+            rule_id = name.upper()
+            if rule_id not in rules:
+                notices.append(f"{path}:{directive.line}: {_unknown(name, known, names)}")
+            elif rule_id in CHANGE_RULES:
+                notices.append(f"{path}:{directive.line}: {rule_id} judges the change, not the text: "
+                               f"a disable comment cannot suppress it (see `kbcheck explain {rule_id}`)")
+            elif report_unused and rule_id in ran_ids and not _used(directive, rule_id, stamped):
+                notices.append(f"{path}:{directive.line}: {UNUSED}: {rule_id} reports nothing it covers")
+    return notices
+
+
+def _used(directive: Directive, rule_id: str, stamped: Sequence[Stamped]) -> bool:
+    return any(item.disabled and item.rule == rule_id and directive.first <= item.problem.line <= directive.last
+               for item in stamped)
+
+
+def count_unused(notices: Iterable[str]) -> int:
+    """How many notices report an unused disable comment (they make `check` exit 1)."""
+    return sum(1 for notice in notices if f": {UNUSED}: " in notice)
