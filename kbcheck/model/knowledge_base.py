@@ -325,6 +325,15 @@ class KnowledgeBase:
         self._resolved[path] = resolved
         return resolved
 
+    def resolve_refs(self, path: str, refs: Iterable[tuple[str, str, str]]) -> tuple[list[Citation], list[Link]]:
+        """Refs as (kind, value, form), written in `path`, resolved as its blocks' are (broken ones dropped)."""
+        base = posixpath.dirname(path)
+        citations: list[Citation] = []
+        links: list[Link] = []
+        for kind, value, form in refs:
+            self._resolve_ref(base, kind, value, 0, 0, form, citations, links, [])
+        return citations, links
+
     def _resolve_ref(self, base: str, kind: str, value: str, line: int, column: int, form: str,
                      citations: list[Citation], links: list[Link], broken: list[BrokenPath]) -> None:
         """One ref: a citation, a link without a card, a broken path, or nothing."""
