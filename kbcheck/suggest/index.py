@@ -12,13 +12,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
 from kbcheck.model.cards import frontmatter_fields
-from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND, file_title
+from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND, Block, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE, MARKDOWN_KINDS, KnowledgeBase
 from kbcheck.suggest.terms import term_counts
 
@@ -124,6 +124,11 @@ class SectionIndex:
         return math.log(1 + n / (1 + self.target_df.get(target, 0)))
 
 
+def _raw_refs(blocks: Iterable[Block]) -> list[RawRef]:
+    """The refs of blocks as cached: (kind, value, form), what `KnowledgeBase.resolve_refs` takes."""
+    return [(r.kind, r.value, r.form) for b in blocks for r in b.refs]
+
+
 def _summary(kb: KnowledgeBase, path: str, text: str) -> tuple[str, dict[str, int], list[RawSection]]:
     """A living document's title, name terms and sections, from its text alone (what is cached)."""
     fields, body_line = frontmatter_fields(text)
@@ -132,9 +137,10 @@ def _summary(kb: KnowledgeBase, path: str, text: str) -> tuple[str, dict[str, in
     all_blocks = doc.blocks if doc is not None else []
     for section in doc.sections if doc is not None else ():
         blocks = [all_blocks[index] for index in section.blocks]
+        # the lead text's section opens on line 1; as a place it starts where the body does
         sections.append((section.heading or "", max(section.line, body_line), section.level, section.role,
                          section.label, term_counts("\n".join(b.text for b in blocks)),
-                         [(r.kind, r.value, r.form) for b in blocks for r in b.refs]))
+                         _raw_refs(blocks)))
     title = file_title(doc, path)
     names = [title]
     aliases = fields.get("aliases")
@@ -225,7 +231,7 @@ def _read_note(kb: KnowledgeBase, path: str, text: str) -> NoteSummary:
     tags = fields.get("tags")
     meta = [str(t) for t in tags if isinstance(t, (str, int))] if isinstance(tags, list) else []
     counts = Counter(term_counts("\n".join([title, title, *meta, *(b.text for b in blocks)])))
-    return title, dict(counts), [(r.kind, r.value, r.form) for b in blocks for r in b.refs]
+    return title, dict(counts), _raw_refs(blocks)
 
 
 def file_terms(kb: KnowledgeBase, path: str) -> dict[str, int]:
