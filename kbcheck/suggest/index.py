@@ -160,8 +160,8 @@ class Resolver:
         kinds: Counter[str] = Counter()
         citations, links = self.kb.resolve_refs(path, refs)
         for citation in citations:
-            if citation.note is not None or (citation.via_path and citation.card_path == path):
-                continue  # the note linked is the target; a card's link to itself says nothing
+            if citation.via_path and citation.card_path == path:
+                continue  # a card's link to itself says nothing
             targets.add(f"{citation.kind}:{citation.id}")
             kinds[citation.kind] += 1
             if citation.card_path is not None:
