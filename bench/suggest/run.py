@@ -123,7 +123,7 @@ def ranked(repo: Path, note: str, top: int) -> tuple[list[tuple[str, str]], list
     suggester = Suggester(kb)
     found = [(s.living_doc, s.section) for s in suggester.suggest(note, top)]
     seconds = time.perf_counter() - start
-    kb.flush()
+    kb.facts.flush()
     query = make_query(kb, suggester.resolver, note)
     index = suggester.index
     scores = bm25(index, query.terms) if query is not None else {}

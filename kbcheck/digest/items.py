@@ -18,9 +18,9 @@ from typing import Any
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
 from kbcheck.model.cards import PAPER, REPO, split_frontmatter
+from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
 from kbcheck.sources import Change, normalise_path
-from kbcheck.suggest.interim import file_title, frontmatter, wikilink_text
 
 #: changes under this folder are kbcheck's own (the baseline): never items
 OWN_FOLDER = ".kbcheck/"
@@ -160,15 +160,13 @@ def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _prose(kb: KnowledgeBase, path: str, *, headings: bool = False) -> list[str]:
-    """The text of a document's paragraphs, items and rows (or of its headings), as read:
+def _prose(kb: KnowledgeBase, path: str) -> list[str]:
+    """The text of a document's paragraphs, items and rows, as the model reads it:
     frontmatter is metadata, never text, and a link reads as its text."""
     doc = kb.document(path)
     if doc is None:
         return []
-    body_line = frontmatter(kb.text(path) or "")[1]
-    return [wikilink_text(b.text) for b in doc.blocks
-            if b.line >= body_line and (b.kind == "heading") == headings and b.text.strip()]
+    return [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()]
 
 
 def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
@@ -196,9 +194,7 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             item.key_points = _one_line(prose[0])
         return
     prose = _prose(kb, path)
-    headings = _prose(kb, path, headings=True)
-    fields = frontmatter(kb.text(path) or "")[0]
-    item.title = _one_line(file_title(fields, headings[0] if headings else None, path), 80)
+    item.title = _one_line(file_title(kb.document(path), path), 80)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
     content = [text for text in prose if not _BYLINE.match(text)] or prose
     if content:

@@ -13,10 +13,10 @@ import posixpath
 from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
+from kbcheck.model.cards import split_frontmatter
 from kbcheck.model.document import REFERENCE, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
-from kbcheck.suggest.interim import frontmatter
 
 
 def living_documents(kb: KnowledgeBase) -> list[str]:
@@ -88,7 +88,7 @@ def _section_texts(doc: Document, text: str) -> dict[str, str]:
     lines = text.split("\n")
     seen: dict[str, int] = {}
     out: dict[str, str] = {}
-    body_line = frontmatter(text)[1]
+    body_line = split_frontmatter(text)[1]
     for section in doc.sections:
         if section.line < body_line:
             continue

@@ -152,6 +152,13 @@ def load_frontmatter(fm: str) -> Any:
     return _load_yaml(fm)[0]
 
 
+def frontmatter_fields(text: str) -> tuple[dict[str, Any], int]:
+    """(a file's frontmatter fields, 1-based line where its body starts): `{}` without a YAML mapping."""
+    fm, body_line, _body = split_frontmatter(text)
+    data = load_frontmatter(fm) if fm is not None else None
+    return (data if isinstance(data, dict) else {}), body_line
+
+
 def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
     """YAML values as JSON-safe data (dates as ISO strings), bounded against alias bombs."""
     budget[0] -= 1

@@ -14,6 +14,7 @@ patterns, so it is cached by git blob id.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -582,6 +583,19 @@ def _front_title(content: str) -> str:
     data = load_frontmatter(content)
     title = data.get("title") if isinstance(data, dict) else None
     return " ".join(str(title).split()) if isinstance(title, (str, int, float)) and str(title).strip() else ""
+
+
+def file_title(document: Document | None, path: str) -> str:
+    """A file's title: its frontmatter `title`, else its first heading as read (a link is its
+    text), else its file name; frontmatter text is never a title."""
+    if document is not None:
+        if document.front_title:
+            return document.front_title
+        for section in document.sections:
+            first = document.blocks[section.blocks[0]] if section.blocks else None
+            if section.heading is not None and first is not None and first.kind == "heading" and first.text.strip():
+                return first.text
+    return posixpath.basename(path)
 
 
 def parse_document(

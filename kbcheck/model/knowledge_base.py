@@ -325,8 +325,19 @@ class KnowledgeBase:
         self._resolved[path] = resolved
         return resolved
 
+    def resolve_refs(self, path: str, refs: Iterable[tuple[str, str, str]]) -> tuple[list[Citation], list[Link]]:
+        """Refs as (kind, value, form), written in `path`, resolved as its blocks' are (broken ones
+        dropped), without the ids linked notes stand for: those need every linked note read."""
+        base = posixpath.dirname(path)
+        citations: list[Citation] = []
+        links: list[Link] = []
+        for kind, value, form in refs:
+            self._resolve_ref(base, kind, value, 0, 0, form, citations, links, [], note_ids=False)
+        return citations, links
+
     def _resolve_ref(self, base: str, kind: str, value: str, line: int, column: int, form: str,
-                     citations: list[Citation], links: list[Link], broken: list[BrokenPath]) -> None:
+                     citations: list[Citation], links: list[Link], broken: list[BrokenPath],
+                     *, note_ids: bool = True) -> None:
         """One ref: a citation, a link without a card, a broken path, or nothing."""
         if kind == "arxiv":
             citations.append(Citation("arxiv", value, line, column, self.paper_card_path(value)))
@@ -376,7 +387,7 @@ class KnowledgeBase:
                 citations.append(Citation(card_id[0], card_id[1], line, column, target, via_path=True))
                 return
             links.append(Link("document", target, line, column))
-            stands_for = self.note_id(target)
+            stands_for = self.note_id(target) if note_ids else None
             if stands_for is not None:
                 card_path = self.paper_card_path(stands_for[1]) if stands_for[0] == "arxiv" else None
                 citations.append(Citation(stands_for[0], stands_for[1], line, column, card_path, note=target))

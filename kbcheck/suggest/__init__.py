@@ -11,8 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kbcheck.cache import repository_cache
 from kbcheck.errors import UsageError
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
+from kbcheck.sources import select
 from kbcheck.suggest.index import Resolver, SectionIndex, build_index
 from kbcheck.suggest.rank import Suggestion, make_query, rank
 
@@ -74,9 +76,6 @@ def _render_text(items: list[_Item], out: TextIO) -> None:
 
 def run_suggest(repo: Repository, config: Config, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """`kbcheck suggest`: rank sections for each named file, as text or JSON."""
-    from kbcheck.cache import repository_cache
-    from kbcheck.sources import select
-
     if args.top < 1:
         raise UsageError("--top must be at least 1")
     selection = select(repo, config, mode="paths", paths=list(args.paths), rev=None)

@@ -2,35 +2,34 @@
 
 Each living document is summarised once per content (cached by git blob id
 like every other fact): for each section its heading, line, role, terms and
-the raw refs and wikilinks of its blocks. Resolving those refs against the
-knowledge base (which card a path is, which file a wikilink names) happens
+the raw refs (wikilinks among them) of its blocks. Resolving those refs against
+the knowledge base (which card a path is, which file a wikilink names) happens
 per run, since it depends on the other files.
 """
 
 from __future__ import annotations
 
 import math
-import posixpath
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND
+from kbcheck.model.cards import frontmatter_fields
+from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND, Block, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE, MARKDOWN_KINDS, KnowledgeBase
-from kbcheck.suggest.interim import file_title, frontmatter, markdown_names, wikilink_text, wikilinks
 from kbcheck.suggest.terms import term_counts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
 
 #: bump when the summary's shape changes: old cache entries are then ignored
-_VERSION = "suggest-1"
+_VERSION = "suggest-2"
 _NAMESPACE = "suggest"
 _LABEL_PREFIX = re.compile(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
-#: (kind, value, form) of a ref, or ("wikilink", name, "link")
+#: (kind, value, form) of a ref, as `KnowledgeBase.resolve_refs` takes it
 RawRef = tuple[str, str, str]
 #: heading, line, level, role, label, terms, refs
 RawSection = tuple[str, int, int, "str | None", "str | None", dict[str, int], list[RawRef]]
@@ -125,33 +124,24 @@ class SectionIndex:
         return math.log(1 + n / (1 + self.target_df.get(target, 0)))
 
 
+def _raw_refs(blocks: Iterable[Block]) -> list[RawRef]:
+    """The refs of blocks as cached: (kind, value, form), what `KnowledgeBase.resolve_refs` takes."""
+    return [(r.kind, r.value, r.form) for b in blocks for r in b.refs]
+
+
 def _summary(kb: KnowledgeBase, path: str, text: str) -> tuple[str, dict[str, int], list[RawSection]]:
     """A living document's title, name terms and sections, from its text alone (what is cached)."""
-    fields, body_line = frontmatter(text)
+    fields, body_line = frontmatter_fields(text)
     doc = kb.document(path, store=False)
     sections: list[RawSection] = []
-    first_heading: str | None = None
-    if doc is not None:
-        for section in doc.sections:
-            heading = section.heading or ""
-            line = section.line
-            if line < body_line:  # frontmatter read as a heading: it is metadata, so this is the lead text
-                heading, line = "", body_line
-            elif first_heading is None and heading:
-                first_heading = heading
-            words: list[str] = [wikilink_text(heading)]
-            refs: list[RawRef] = []
-            for index in section.blocks:
-                block = doc.blocks[index]
-                if block.line < body_line:
-                    continue
-                if block.kind != "heading":
-                    words.append(wikilink_text(block.text))
-                refs.extend((r.kind, r.value, r.form) for r in block.refs)
-                refs.extend(("wikilink", name, "link") for name in wikilinks(block.text))
-            sections.append((heading, line, section.level, section.role, section.label,
-                             term_counts("\n".join(words)), refs))
-    title = file_title(fields, first_heading, path)
+    all_blocks = doc.blocks if doc is not None else []
+    for section in doc.sections if doc is not None else ():
+        blocks = [all_blocks[index] for index in section.blocks]
+        # the lead text's section opens on line 1; as a place it starts where the body does
+        sections.append((section.heading or "", max(section.line, body_line), section.level, section.role,
+                         section.label, term_counts("\n".join(b.text for b in blocks)),
+                         _raw_refs(blocks)))
+    title = file_title(doc, path)
     names = [title]
     aliases = fields.get("aliases")
     if isinstance(aliases, list):
@@ -164,46 +154,25 @@ class Resolver:
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
-        self.names = markdown_names(kb.snapshot.paths())
 
     def resolve(self, path: str, refs: list[RawRef]) -> tuple[set[str], Counter[str]]:
         targets: set[str] = set()
         kinds: Counter[str] = Counter()
-        base = posixpath.dirname(path)
-        for kind, value, form in refs:
-            if kind in ("arxiv", "doi", "repo"):
-                targets.add(f"{kind}:{value}")
-                kinds[kind] += 1
-                card_path = self.kb.paper_card_path(value) if kind == "arxiv" else None
-                if card_path is not None:
-                    targets.add(f"path:{card_path}")
-            elif kind == "repo_name":
-                card_path = self.kb.repo_card_path(value)
-                if card_path is not None:
-                    targets.update((f"repo:{value}", f"path:{card_path}"))
-                    kinds["repo"] += 1
-            elif kind in ("path", "wikilink") and form != "image":
-                target = self.file(base, kind, value, form)
-                if target is None or target == path:
-                    continue
-                targets.add(f"path:{target}")
-                file_kind = self.kb.kind_of(target)
-                kinds[file_kind] += 1
-                card = self.kb.card_id_of_path(target) if file_kind in ("paper_card", "repo_card") else None
-                if card is not None:
-                    targets.add(f"{card[0]}:{card[1]}")
-                    kinds[card[0]] += 1
+        citations, links = self.kb.resolve_refs(path, refs)
+        for citation in citations:
+            if citation.via_path and citation.card_path == path:
+                continue  # a card's link to itself says nothing
+            targets.add(f"{citation.kind}:{citation.id}")
+            kinds[citation.kind] += 1
+            if citation.card_path is not None:
+                targets.add(f"path:{citation.card_path}")
+                if citation.via_path:
+                    kinds[self.kb.kind_of(citation.card_path)] += 1
+        for link in links:
+            if link.kind == "document" and link.target != path:
+                targets.add(f"path:{link.target}")
+                kinds[self.kb.kind_of(link.target)] += 1
         return targets, kinds
-
-    def file(self, base: str, kind: str, value: str, form: str) -> str | None:
-        if kind == "wikilink":
-            return self.names.get(value.lower())
-        target = self.kb.resolve_path(base, value, form)
-        if target is None or not self.kb.snapshot.exists(target):
-            target = self.kb.resolve_path("", value, "text") if value.split("/", 1)[0] in self.kb.roots else None
-            if target is None or not self.kb.snapshot.exists(target):
-                return None
-        return target
 
 
 def _key(config: Config, kb: KnowledgeBase) -> str:
@@ -255,25 +224,14 @@ def _note_reader(kb: KnowledgeBase, path: str) -> Callable[[str], NoteSummary]:
 
 
 def _read_note(kb: KnowledgeBase, path: str, text: str) -> NoteSummary:
-    fields, body_line = frontmatter(text)
+    fields = frontmatter_fields(text)[0]
     doc = kb.document(path)
-    words: list[str] = []
-    refs: list[RawRef] = []
-    first_heading: str | None = None
-    if doc is not None:
-        for block in doc.blocks:
-            if block.line < body_line:
-                continue
-            if block.kind == "heading" and first_heading is None:
-                first_heading = block.text
-            words.append(wikilink_text(block.text))
-            refs.extend((r.kind, r.value, r.form) for r in block.refs)
-            refs.extend(("wikilink", name, "link") for name in wikilinks(block.text))
-    title = file_title(fields, first_heading, path)
+    blocks = doc.blocks if doc is not None else []
+    title = file_title(doc, path)
     tags = fields.get("tags")
     meta = [str(t) for t in tags if isinstance(t, (str, int))] if isinstance(tags, list) else []
-    counts = Counter(term_counts("\n".join([title, title, *meta, *words])))
-    return title, dict(counts), refs
+    counts = Counter(term_counts("\n".join([title, title, *meta, *(b.text for b in blocks)])))
+    return title, dict(counts), _raw_refs(blocks)
 
 
 def file_terms(kb: KnowledgeBase, path: str) -> dict[str, int]:
