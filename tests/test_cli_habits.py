@@ -87,9 +87,9 @@ def test_quiet_prints_findings_only(kb: GitRepo) -> None:
     kb.commit_files({"organized/knowledge/blob.md": b"\xff\xfe not utf-8"}, "binary")
     code, out, err = run("check", "--all", "-q")
     assert out.splitlines() == [
-        f"{NOTE}:5:22: KB005 3x has no source in its block or section; cite the paper, repo or card it comes from",
-        f"{DOC}:5:10: KB005 2.7x has no source in its block or section; cite the paper, repo or card it comes from",
-        f"{DOC}:6:8: KB005 45% has no source in its block or section; cite the paper, repo or card it comes from",
+        f"{NOTE}:5:22: KB005 3x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
+        f"{DOC}:5:10: KB005 2.7x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
+        f"{DOC}:6:8: KB005 45% has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
         f'{DOC}:10:1: KB001 trend line cites no source: "无源趋势在变强"; add the arXiv id, DOI, repo or card it rests on',
     ]
     assert (code, err) == (1, "")
