@@ -26,7 +26,9 @@ same ones for the same seed and findings) and writes those not judged yet to
 `--sample-out`, one JSON object per line, with the line's text and its
 heading to judge by. That file holds the corpora's text: keep it out of the
 repository. `--missed-claims N` writes, per corpus, up to N lines of the files
-KB005 reads that hold a number with a unit and no finding, to judge recall.
+KB005 reads that hold a number with a unit and no finding, to judge recall:
+judged `fire` when kbcheck should have reported the line, `quiet` when its
+silence is right.
 
 The real corpora run by hand (minutes); a test runs this on a tiny knowledge
 base so CI knows it works.
@@ -35,6 +37,7 @@ base so CI knows it works.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -53,7 +56,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-RULES = tuple(f"KB{n:03d}" for n in range(1, 10))
+#: the rule name of a recall candidate: a line that states a quantity and got no finding
+MISSED = "missed-claim"
 #: kinds of file the bundles left out (they keep markdown only): a broken link to one says nothing
 LEFT_OUT = frozenset(
     ".png .jpg .jpeg .gif .svg .webp .bmp .pdf .ipynb .py .cu .cpp .cc .c .h .hpp .rs .go .sh .txt .json"
@@ -213,7 +217,8 @@ def heading_above(lines: Sequence[str], index: int) -> str:
 
 def context(root: Path, path: str, line: int) -> tuple[str, str]:
     try:
-        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        # split on newlines only, as kbcheck counts lines (str.splitlines also breaks at form feeds)
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").split("\n")
     except OSError:
         return "", ""
     if not 1 <= line <= len(lines):
@@ -244,6 +249,11 @@ def draw_sample(name: str, root: Path, findings: Sequence[Finding], judged: dict
     return items
 
 
+def line_fingerprint(path: str, line: str) -> str:
+    """A recall candidate's identity without its line number, as kbcheck's fingerprints are."""
+    return hashlib.sha256(f"{path}\0{line.strip()}".encode()).hexdigest()[:16]
+
+
 CLAIM_SHAPE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|×|x\b|倍|ms\b|GB\b|tokens?\b|points?\b|pp\b|分)", re.IGNORECASE)
 
 
@@ -259,14 +269,15 @@ def missed_claims(name: str, root: Path, config: dict[str, Any], findings: Seque
     for path in files:
         if not spec.match_file(path):
             continue
-        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").split("\n")
         fenced = False
         for number, line in enumerate(lines, start=1):
             if line.lstrip().startswith(("```", "~~~")):
                 fenced = not fenced
             if fenced or (path, number) in flagged or not CLAIM_SHAPE.search(line):
                 continue
-            candidates.append({"corpus": name, "rule": "missed-claim", "path": path, "line": number,
+            candidates.append({"corpus": name, "rule": MISSED, "path": path, "line": number,
+                               "fingerprint": line_fingerprint(path, line),
                                "heading": heading_above(lines, number - 1), "text": line[:600]})
     rng = random.Random(f"{seed}/{name}/missed")
     return rng.sample(candidates, min(limit, len(candidates)))
@@ -298,8 +309,8 @@ def fmt_precision(result: RuleResult) -> str:
     return "—" if result.precision is None else f"{result.precision:.2f} ({result.fire}/{result.judged})"
 
 
-def render(results: Sequence[CorpusResult]) -> str:
-    """Markdown tables: runs, then per rule and corpus."""
+def render(results: Sequence[CorpusResult], judged: dict[JudgedKey, str]) -> str:
+    """Markdown tables: runs, then per rule and corpus, then the judged recall candidates."""
     out = ["| corpus | md files | md lines | wall s | exit | crash |", "|---|---:|---:|---:|---:|---|"]
     for r in results:
         out.append(f"| {r.name} | {r.files} | {r.lines} | {r.wall_s:.1f} | {r.exit_code} | {'CRASH' if r.crashed else 'no'} |")
@@ -320,10 +331,15 @@ def render(results: Sequence[CorpusResult]) -> str:
         t = totals[rule]
         out.append(f"| **all** | {rule} | {t.findings} | {per_1k(t.findings, lines):.2f} | {t.set_aside} | {fmt_precision(t)} |")
     fire = sum(t.fire for t in totals.values())
-    judged = sum(t.judged for t in totals.values())
+    judged_count = sum(t.judged for t in totals.values())
     out.append("")
-    out.append(f"judged findings matched: {judged}; precision over all rules: "
-               f"{fire / judged:.2f}" if judged else "judged findings matched: 0")
+    out.append(f"judged findings matched: {judged_count}; precision over all rules: "
+               f"{fire / judged_count:.2f}" if judged_count else "judged findings matched: 0")
+    missed = Counter((key[0], verdict) for key, verdict in judged.items() if key[1] == MISSED)
+    if missed:
+        out += ["", "| corpus | recall candidates judged | real claims kbcheck missed |", "|---|---:|---:|"]
+        for name in sorted({corpus for corpus, _ in missed}):
+            out.append(f"| {name} | {missed[name, 'fire'] + missed[name, 'quiet']} | {missed[name, 'fire']} |")
     return "\n".join(out)
 
 
@@ -372,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name} ...", file=sys.stderr, flush=True)
             results.append(measure(name, args.corpora / f"{name}.bundle", args.configs / f"{name}.toml",
                                    args.kbcheck_src.resolve(), judged, args, Path(scratch), extra))
-    print(render(results))
+    print(render(results, judged))
     if args.json:
         args.json.write_text(json.dumps({r.name: r.as_json() for r in results}, ensure_ascii=False, indent=1) + "\n",
                              encoding="utf-8")
