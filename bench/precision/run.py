@@ -4,6 +4,7 @@
     python bench/precision/run.py --only km1994-nlp_paper_study
     python bench/precision/run.py --sample 12 --seed 10 --sample-out to-judge.jsonl
     python bench/precision/run.py --kbcheck-src ../other-checkout --json after.json
+    python bench/precision/run.py --compare results-before.json results-after.json
 
 Each corpus is a git bundle in the corpora folder (default `../shared/corpora`
 beside the repository). It is cloned into a temporary folder, its mapping from
@@ -343,6 +344,31 @@ def render(results: Sequence[CorpusResult], judged: dict[JudgedKey, str]) -> str
     return "\n".join(out)
 
 
+def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The before -> after table of two `--json` results: runs, then per corpus and rule."""
+    def cell(rule: dict[str, Any] | None, key: str) -> str:
+        if rule is None:
+            return "0" if key != "precision" else "—"
+        if key == "precision":
+            return "—" if rule["precision"] is None else f"{rule['precision']:.2f} ({rule['fire']}/{rule['judged']})"
+        return f"{rule[key]:.2f}" if isinstance(rule[key], float) else str(rule[key])
+
+    out = ["| corpus | md lines | wall s before → after | crash after |", "|---|---:|---:|---|"]
+    for name in sorted(set(before) | set(after)):
+        b, a = before.get(name, {}), after.get(name, {})
+        out.append(f"| {name} | {a.get('lines', b.get('lines', 0))} | {b.get('wall_s', '—')} → {a.get('wall_s', '—')} "
+                   f"| {'CRASH' if a.get('crashed') else 'no'} |")
+    out += ["", "| corpus | rule | findings | per 1k lines | judged precision |", "|---|---|---:|---:|---|"]
+    for name in sorted(set(before) | set(after)):
+        b_rules, a_rules = before.get(name, {}).get("rules", {}), after.get(name, {}).get("rules", {})
+        for rule in sorted(set(b_rules) | set(a_rules)):
+            b, a = b_rules.get(rule), a_rules.get(rule)
+            out.append(f"| {name} | {rule} | {cell(b, 'findings')} → {cell(a, 'findings')} "
+                       f"| {cell(b, 'per_1k_lines')} → {cell(a, 'per_1k_lines')} "
+                       f"| {cell(b, 'precision')} → {cell(a, 'precision')} |")
+    return "\n".join(out)
+
+
 def corpus_names(folder: Path, configs: Path, only: Sequence[str]) -> list[str]:
     names = sorted(p.stem for p in configs.glob("*.toml"))
     if only:
@@ -371,6 +397,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="also write N recall candidates per corpus to the sample file")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--keep", type=Path, help="write each corpus's raw findings under this folder")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
+                        help="print the before -> after table of two --json results and run nothing")
     args = parser.parse_args(argv)
     if args.sample < 0 or args.missed_claims < 0:
         parser.error("--sample and --missed-claims take a count of 0 or more")
@@ -379,6 +407,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.compare:
+        before, after = (json.loads(path.read_text(encoding="utf-8")) for path in args.compare)
+        print(compare(before, after))
+        return 0
     names = corpus_names(args.corpora, args.configs, args.only)
     judged = load_judged(args.judged)
     results: list[CorpusResult] = []
