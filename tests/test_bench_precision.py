@@ -152,3 +152,17 @@ def test_a_bad_verdict_or_a_missing_bundle_is_one_clear_message(corpora: tuple[P
         bench(corpora, tmp_path)
     with pytest.raises(SystemExit, match="no mapping for other"):
         bench(corpora, tmp_path, "--only", "other")
+
+
+def test_compare_renders_before_and_after(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rule = {"findings": 40, "per_1k_lines": 4.0, "set_aside": 0, "judged": 10, "fire": 2, "quiet": 8, "precision": 0.2}
+    before = {"tiny": {"lines": 10000, "wall_s": 3.5, "crashed": False, "rules": {"KB005": rule, "KB004": rule}}}
+    after = {"tiny": {"lines": 10000, "wall_s": 3.1, "crashed": False,
+                      "rules": {"KB005": {**rule, "findings": 5, "per_1k_lines": 0.5, "fire": 9, "quiet": 1, "precision": 0.9}}}}
+    (tmp_path / "b.json").write_text(json.dumps(before), encoding="utf-8")
+    (tmp_path / "a.json").write_text(json.dumps(after), encoding="utf-8")
+    assert precision.main(["--compare", str(tmp_path / "b.json"), str(tmp_path / "a.json")]) == 0
+    table = capsys.readouterr().out
+    assert "| tiny | 10000 | 3.5 → 3.1 | no |" in table
+    assert "| tiny | KB004 | 40 → 0 | 4.00 → 0 | 0.20 (2/10) → — |" in table
+    assert "| tiny | KB005 | 40 → 5 | 4.00 → 0.50 | 0.20 (2/10) → 0.90 (9/10) |" in table
