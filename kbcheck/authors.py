@@ -1,7 +1,10 @@
-"""Who is writing, and where they may write (SPEC section 5).
+"""Who is writing, and where they may write (docs/trust-model.md).
 
-An author is a slug under `[authors]` with emails and a role; a role is a
-list of gitignore-style globs in which `{author}` stands for the slug.
+An author is a slug under `[authors]` with e-mails, forge logins and a role;
+a role is a list of gitignore-style globs in which `{author}` stands for the
+slug. This module decides who each change of a selection is judged as: the
+run's author for a staged change, each commit's recorded e-mail in a range,
+or the forge's login (`--actor`) for a range's net change.
 """
 
 from __future__ import annotations
@@ -9,13 +12,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kbcheck.config import identity_key
+from kbcheck.errors import UsageError
+from kbcheck.git import Repository, config_value
 from kbcheck.globs import matches
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.git import Repository
+    from kbcheck.sources import Selection
 
 AUTHOR_ENV = "KBCHECK_AUTHOR"
 _GLOB_SPECIAL = re.compile(r"([*?\[\]\\!])")
@@ -34,12 +41,28 @@ def configured_slug(config: Config, slug: str) -> str | None:
 
 
 def author_for_email(config: Config, email: str | None) -> str | None:
-    """The configured author whose `emails` contains this email (ignoring case), or None."""
+    """The configured author whose `emails` holds this e-mail, or None.
+
+    Compared exactly after Unicode NFC, ignoring the case of ASCII letters
+    only: `ſam@` (long s) is not `sam@`, as no mail server would deliver one
+    to the other.
+    """
     if not email:
         return None
-    wanted = email.strip().casefold()
+    wanted = identity_key(email)
     for slug, author in config.authors.items():
-        if any(wanted == known.strip().casefold() for known in author.emails):
+        if any(wanted == identity_key(known) for known in author.emails):
+            return slug
+    return None
+
+
+def author_for_login(config: Config, login: str | None) -> str | None:
+    """The configured author whose `logins` holds this forge login, or None (compared as e-mails are)."""
+    if not login:
+        return None
+    wanted = identity_key(login)
+    for slug, author in config.authors.items():
+        if any(wanted == identity_key(known) for known in author.logins):
             return slug
     return None
 
@@ -50,8 +73,6 @@ def _commit_email(repo: Repository) -> tuple[str | None, str]:
     Normally `git config user.email`; git itself prefers GIT_AUTHOR_EMAIL and
     `author.email`, so a run agrees with what CI will later see in the commit.
     """
-    from kbcheck.git import config_value
-
     env = os.environ.get("GIT_AUTHOR_EMAIL", "").strip()
     if env:
         return env, "GIT_AUTHOR_EMAIL"
@@ -70,8 +91,6 @@ def resolve_run_author(repo: Repository, config: Config, cli_author: str | None)
     commit email (`git config user.email`). A slug named explicitly but not
     configured is unknown (it has no role), and its label says so.
     """
-    from kbcheck.git import config_value
-
     explicit: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("--author", lambda: cli_author),
         (AUTHOR_ENV, lambda: os.environ.get(AUTHOR_ENV)),
@@ -105,3 +124,33 @@ def may_write(config: Config, slug: str | None, path: str) -> bool:
     """True when the author's role allows writing this repo-relative path."""
     globs = allowed_globs(config, slug)
     return bool(globs) and matches(globs, path)
+
+
+def judged_as(repo: Repository, policy: Config, selection: Selection, *,
+              cli_author: str | None = None, actor: str | None = None) -> Selection:
+    """The selection with each change given the author it is judged as, under `policy`.
+
+    - a staged change: the run's author (`resolve_run_author`), the writer's
+      own statement on the writer's own machine;
+    - a net change (`--actor`): the author whose `logins` holds the forge's
+      login, a name the writer cannot choose;
+    - a commit: the author whose `emails` holds the e-mail the commit records.
+    """
+    if actor is not None and not actor.strip():
+        raise UsageError("--actor is empty: give the login of the pull request's author")
+    if not selection.changes:
+        return selection
+    if selection.mode == "staged":
+        slug, label = resolve_run_author(repo, policy, cli_author)
+        changes = [replace(c, author=slug, author_label=label) for c in selection.changes]
+    elif actor is not None:
+        slug = author_for_login(policy, actor)
+        label = f"login {actor.strip()}"
+        changes = [replace(c, author=slug, author_label=label) for c in selection.changes]
+    else:
+        changes = [
+            replace(c, author=author_for_email(policy, c.recorded_author),
+                    author_label=c.recorded_author or "an author with no email")
+            for c in selection.changes
+        ]
+    return replace(selection, changes=changes)

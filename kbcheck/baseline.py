@@ -9,17 +9,23 @@ fingerprints (as detect-secrets does), so moving lines never un-accepts one.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from kbcheck import git
+from kbcheck.cache import repository_cache
+from kbcheck.engine import RunOptions, check
 from kbcheck.errors import GitError, KbcheckError
+from kbcheck.files import atomic_file
+from kbcheck.git import Repository
+from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.rules import all_rules
+from kbcheck.snapshots import tree_snapshot
+from kbcheck.sources import Selection
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.git import Repository
 
 #: the keys a baseline file must have, and nothing else is required
 _KEYS = ("commit", "date", "fingerprints")
@@ -46,26 +52,20 @@ def write_atomically(path: Path, data: bytes) -> None:
 
     A reader never sees half a file, and a failure leaves the old file as it was.
     """
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
-        os.replace(temp, path)
-    except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
-        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from kbcheck.files import atomic_file
+
+    with atomic_file(path) as target:
+        target.write(data)
 
 
 def baseline_path(repo: Repository, config: Config) -> Path:
-    return Path(repo.root) / config.baseline
+    """The baseline file in the working tree; a `BaselineError` when a symlink or `.git` is on the way."""
+    from kbcheck.files import work_tree_file
+
+    try:
+        return work_tree_file(repo, config.baseline, f"'baseline' {config.baseline}")
+    except KbcheckError as exc:
+        raise BaselineError(str(exc)) from None
 
 
 def parse_baseline(data: bytes, name: str) -> Baseline:
@@ -93,22 +93,23 @@ def parse_baseline(data: bytes, name: str) -> Baseline:
 
 def read_baseline(repo: Repository, config: Config, *, required: bool = False) -> Baseline | None:
     """The baseline of the working tree; None when absent (an error when `required`)."""
-    path = baseline_path(repo, config)
-    if not path.is_file():
+    from kbcheck.files import read_regular
+
+    try:
+        data = read_regular(baseline_path(repo, config), f"baseline {config.baseline}")
+    except BaselineError:
+        raise
+    except KbcheckError as exc:
+        raise BaselineError(str(exc)) from None
+    if data is None:
         if required:
             raise BaselineError(f"no baseline at {config.baseline}; run kbcheck baseline update")
         return None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {config.baseline}: {exc.strerror or exc}") from None
     return parse_baseline(data, config.baseline)
 
 
 def has_unstaged_changes(repo: Repository, rel: str) -> bool:
     """True when the working-tree file differs from its staged version (a tracked file only)."""
-    from kbcheck import git
-
     status, _ = git.run(repo, "diff", "--quiet", "--no-ext-diff", "--", f":(literal){rel}", check=False)
     if status not in (0, 1):
         raise GitError(f"git diff failed on {rel}")
@@ -124,7 +125,8 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
     if use is False:
         return frozenset()
     path = baseline_path(repo, config)
-    if not path.is_file() and not use:
+    present = path.exists() or path.is_symlink()
+    if not present and not use:
         return frozenset()
     if mode == "staged" and path.is_file() and has_unstaged_changes(repo, config.baseline):
         raise BaselineError(f"baseline {config.baseline} has unstaged changes; "
@@ -136,30 +138,26 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
 
 def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
-    from kbcheck.cache import repository_cache
-    from kbcheck.digest.snapshots import tree_snapshot
-    from kbcheck.engine import RunOptions, check
-    from kbcheck.model.knowledge_base import KnowledgeBase
-    from kbcheck.rules import all_rules
-    from kbcheck.sources import Selection
-
     snapshot = tree_snapshot(repo, sha, config.exclude)
     kb = KnowledgeBase(snapshot, config, repository_cache(repo))
     selection = Selection(snapshot, snapshot.paths(), [], None, "all")
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     report = check(kb, config, selection, RunOptions(filter="all", select=rules))
-    kb.flush()
+    kb.facts.flush()
     return sorted({finding.fingerprint for finding in report.findings})
 
 
 def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
     """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
-    from kbcheck import git
-
     sha = git.resolve(repo, rev or "HEAD")
-    baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
-    text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
-    write_atomically(baseline_path(repo, config), text.encode("utf-8"))
+    path = baseline_path(repo, config)
+    if path.exists() and not path.is_file():
+        raise BaselineError(f"baseline {config.baseline} is not a regular file")
+    # opened first: an unwritable folder fails at once, and an interrupted run leaves no temporary file
+    with atomic_file(path) as target:
+        baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
+        text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
+        target.write(text.encode("utf-8"))
     count = len(baseline.fingerprints)
     noun = "finding" if count == 1 else "findings"
     print(f"baseline: {sha[:7]} with {count} accepted {noun} -> {config.baseline}", file=out)
@@ -167,8 +165,6 @@ def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> 
 
 
 def in_local_history(repo: Repository, sha: str) -> bool:
-    from kbcheck import git
-
     status, _ = git.run(repo, "cat-file", "-e", f"{sha}^{{commit}}", check=False)
     return status == 0
 
@@ -177,10 +173,14 @@ def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
     """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
+    from kbcheck import git
+
     if in_local_history(repo, baseline.commit):
         where = "in local history"
-    else:
+    elif git.is_shallow(repo):
         where = "not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)"
+    else:
+        where = "not in this repository's history: rewritten, or recorded in another clone"
     print(f"baseline: {config.baseline}", file=out)
     print(f"commit: {baseline.commit} ({where})", file=out)
     print(f"date: {baseline.date}", file=out)

@@ -1,39 +1,58 @@
-"""Parsed summaries cached by git blob id, so a card is parsed once per content (SPEC section 8).
+"""Facts cached by git blob id, so a file is parsed once per content (see `docs/architecture.md`).
 
-Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 64 pickle
-shards named by the first six bits of the blob id (`shard_of`): few enough
-that a cold run creates few files, small enough that a hook loads little. A shard is loaded
-the first time one of its blobs is looked up and written back, atomically,
-only when something new was put in it. The cache is best effort: a shard
-that is corrupt, truncated, foreign or from another kbcheck version is
-treated as empty, and a cache that cannot be written is silently skipped.
+Entries live under `<git_dir>/kbcheck/cache/<namespace>/` in 64 shards
+named by the first six bits of the blob id (`shard_of`): few enough that a
+cold run creates few files, small enough that a hook loads little. A shard is
+loaded the first time one of its blobs is looked up and written back,
+atomically, only when something new was put in it.
 
-Pickle runs code on load, so a shard is trusted like the rest of the git dir
-(`.git/hooks` runs code too); git never transfers the git dir on clone.
+One encoding for everything: a value is plain data (tuples, lists, dicts,
+sets, str, bytes, int, float, bool, None; `kbcheck.model.plain` turns the
+model's dataclasses into that) written with `marshal`, which builds values
+and never runs code. Each entry is its own marshalled bytes, so a loaded
+shard stays compact and only the entries a run asks for become objects. A
+shard starts with a header line carrying a checksum of the rest. The cache
+is best effort: a shard that is truncated, corrupt, forged, foreign or from
+another kbcheck version is treated as empty and rebuilt, anything that is
+not a regular file (a FIFO, a device, a symlink) is never opened, and a
+cache that cannot be written is silently skipped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import os
-import pickle
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 #: bumped when the shard layout changes
-FORMAT = 2
+FORMAT = 3
 #: the file each namespace's writers lock while they merge and write shards
 LOCK_NAME = "lock"
+#: what a shard file's name ends with
+SUFFIX = ".shard"
 #: the newest entries kept per shard: 64 shards x 16384 bounds a namespace at ~1M entries
 MAX_PER_SHARD = 16384
-_MAGIC = "kbcheck-blob-cache"
+#: marshal without back-references (version 2): from version 3 on, marshal writes one for
+#: every object something else also holds, so a name index built from shared path strings
+#: loaded in twice the time, and the same value written by two commands differed
+MARSHAL_VERSION = 2
+_MAGIC = b"kbcheck-cache"
+#: a run asks with few shared keys for thousands of blobs: their digests are remembered
+_KEYS_REMEMBERED = 256
+_HEADER_MAX = 128
 _BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def shard_of(blob_id: str) -> str:
@@ -45,6 +64,92 @@ def cache_root(git_dir: Path) -> Path:
     return git_dir / "kbcheck" / "cache"
 
 
+def encode(value: object) -> bytes:
+    """Plain data as bytes; ValueError for anything else (a function, an object, a code object)."""
+    if not _is_data(value):
+        raise ValueError(f"only plain data can be cached, not {type(value).__name__}")
+    return marshal.dumps(value, MARSHAL_VERSION)  # type: ignore[arg-type]  # checked just above
+
+
+def decode(data: bytes) -> object | None:
+    """What `encode` wrote; None when it is not that (a shard's checksum already vouches for it)."""
+    try:
+        value: object = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return value
+
+
+_ATOMS = frozenset({str, int, float, bool, bytes, type(None)})
+_CONTAINERS = frozenset({tuple, list, frozenset, set})
+
+
+def _is_data(value: object, depth: int = 0) -> bool:
+    """True for plain data only: marshal would also write and read code objects.
+
+    The types of a container's items are collected at C speed: a name index
+    of 100k entries is checked in a few milliseconds.
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    items: list[object]
+    if isinstance(value, dict):
+        items = [*value, *value.values()]
+    elif isinstance(value, (tuple, list, frozenset, set)) and kind in _CONTAINERS:
+        items = list(value)
+    else:
+        return False
+    if set(map(type, items)) <= _ATOMS:
+        return True
+    return depth < 100 and all(_is_data(item, depth + 1) for item in items if type(item) not in _ATOMS)
+
+
+def read_regular(path: Path) -> bytes | None:
+    """A regular file's bytes; None for anything else (missing, a folder, a FIFO, a device, a
+    symlink), which is never read: opening a FIFO without `O_NONBLOCK` waits for a writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def pack_shard(version: str, namespace: str, entries: dict[str, bytes]) -> bytes:
+    """A shard file's bytes: a header line (magic, format, checksum of the rest), then the payload."""
+    payload = marshal.dumps((version, namespace, entries), MARSHAL_VERSION)
+    return b" ".join((_MAGIC, str(FORMAT).encode(), _checksum(payload))) + b"\n" + payload
+
+
+def unpack_shard(data: bytes) -> tuple[str, str, dict[str, bytes]] | None:
+    """(version, namespace, entries) of a shard file's bytes; None when truncated, corrupted,
+    forged (its checksum does not match) or not a shard of this format."""
+    header = data[:_HEADER_MAX].partition(b"\n")[0]
+    fields = header.split(b" ")
+    if len(fields) != 3 or fields[0] != _MAGIC or fields[1] != str(FORMAT).encode():
+        return None
+    payload = data[len(header) + 1:]
+    if fields[2] != _checksum(payload):
+        return None
+    stored = decode(payload)
+    if (not isinstance(stored, tuple) or len(stored) != 3 or not isinstance(stored[0], str)
+            or not isinstance(stored[1], str) or not isinstance(stored[2], dict)):
+        return None
+    return stored[0], stored[1], stored[2]
+
+
+def _checksum(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=16).hexdigest().encode("ascii")
+
+
 def _inside(path: Path, parent: Path) -> bool:
     """True when `path` really is under `parent`, symlinks resolved."""
     try:
@@ -54,8 +159,17 @@ def _inside(path: Path, parent: Path) -> bool:
     return True
 
 
+def _is_folder(path: Path) -> bool:
+    """True for a real folder (not a symlink to one, not a FIFO or file in its place)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 class BlobCache:
-    """Values keyed by (blob id, key) for one namespace and kbcheck version; `git_dir=None` caches nothing."""
+    """Plain-data values keyed by (blob id, key) for one namespace and kbcheck version;
+    `git_dir=None` caches nothing. The key names everything else the value depends on."""
 
     def __init__(self, git_dir: Path | None, namespace: str, version: str) -> None:
         if not _NAMESPACE.fullmatch(namespace) or namespace in (".", ".."):
@@ -66,8 +180,9 @@ class BlobCache:
         if git_dir is not None:
             self.directory = cache_root(git_dir) / namespace
             self._git_dir = git_dir
-        self._shards: dict[str, dict[str, Any]] = {}
-        self._new: dict[str, dict[str, Any]] = {}
+        #: entries as their encoded bytes: only what a run asks for becomes objects
+        self._shards: dict[str, dict[str, bytes]] = {}
+        self._new: dict[str, dict[str, bytes]] = {}
         self._dropped: dict[str, set[str]] = {}
         self._key_digests: dict[str, str] = {}
 
@@ -75,35 +190,26 @@ class BlobCache:
         if not key:
             return blob_id
         digest = self._key_digests.get(key)
-        if digest is None:  # a run asks with few distinct keys, for thousands of blobs
+        if digest is None:
             digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            if len(self._key_digests) >= _KEYS_REMEMBERED:  # a card's key names its path: one per card
+                self._key_digests.clear()
             self._key_digests[key] = digest
         return f"{blob_id}:{digest}"
 
     def _shard_path(self, prefix: str) -> Path:
         assert self.directory is not None
-        return self.directory / f"{prefix}.pickle"
+        return self.directory / f"{prefix}{SUFFIX}"
 
-    def _load(self, prefix: str) -> dict[str, Any]:
-        """The entries of a shard on disk; empty when missing, unreadable, corrupt or foreign."""
-        try:
-            with open(self._shard_path(prefix), "rb") as handle:
-                payload = pickle.load(handle)
-        except Exception:
+    def _load(self, prefix: str) -> dict[str, bytes]:
+        """The entries of a shard on disk; empty when missing, not a regular file, corrupt or foreign."""
+        data = read_regular(self._shard_path(prefix))
+        stored = unpack_shard(data) if data is not None else None
+        if stored is None or stored[:2] != (self.version, self.namespace):
             return {}
-        if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _MAGIC
-            or payload.get("format") != FORMAT
-            or payload.get("version") != self.version
-            or payload.get("namespace") != self.namespace
-            or not isinstance(payload.get("entries"), dict)
-        ):
-            return {}
-        entries: dict[str, Any] = payload["entries"]
-        return entries
+        return stored[2]
 
-    def _shard(self, prefix: str) -> dict[str, Any]:
+    def _shard(self, prefix: str) -> dict[str, bytes]:
         shard = self._shards.get(prefix)
         if shard is None:
             shard = self._load(prefix)
@@ -114,7 +220,14 @@ class BlobCache:
         """The value stored for this content and key, or None."""
         if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
             return None
-        return self._shard(shard_of(blob_id)).get(self._entry_key(blob_id, key))
+        packed = self._shard(shard_of(blob_id)).get(self._entry_key(blob_id, key))
+        return decode(packed) if isinstance(packed, bytes) else None
+
+    def has(self, blob_id: str, key: str = "") -> bool:
+        """True when a value is stored for this content and key (nothing is decoded)."""
+        if self.directory is None or not _BLOB_ID.fullmatch(blob_id):
+            return False
+        return self._entry_key(blob_id, key) in self._shard(shard_of(blob_id))
 
     def take(self, blob_id: str, key: str = "") -> object | None:
         """Like `get`, but the loaded shard lets go of the value (for what a run reads once)."""
@@ -127,13 +240,17 @@ class BlobCache:
         return value
 
     def put(self, blob_id: str, value: object, key: str = "") -> None:
-        """Remember a value for this content and key until `flush()` writes it."""
+        """Remember a value (plain data only) for this content and key until `flush()` writes it."""
         if self.directory is None or value is None or not _BLOB_ID.fullmatch(blob_id):
+            return
+        try:
+            packed = encode(value)
+        except ValueError:  # not data: never cached
             return
         prefix = shard_of(blob_id)
         entry = self._entry_key(blob_id, key)
-        self._shard(prefix)[entry] = value
-        self._new.setdefault(prefix, {})[entry] = value
+        self._shard(prefix)[entry] = packed
+        self._new.setdefault(prefix, {})[entry] = packed
 
     def drop(self, blob_id: str, key: str = "") -> None:
         """Remove an entry, in memory now and on disk at `flush()` (a value superseded for good)."""
@@ -163,7 +280,11 @@ class BlobCache:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        with _locked(self.directory / LOCK_NAME):
+        if not _is_folder(self.directory):
+            return
+        with _locked(self.directory / LOCK_NAME) as locked:
+            if not locked:  # something that is not a lock file holds its place: write nothing
+                return
             for prefix in sorted(self._new.keys() | self._dropped.keys()):
                 new = self._new.pop(prefix, {})
                 merged = self._load(prefix)
@@ -179,20 +300,17 @@ class BlobCache:
                 else:  # not written: this run still sees its entries
                     self._shards[prefix] = merged
 
-    def _write(self, prefix: str, entries: dict[str, Any]) -> bool:
+    def _write(self, prefix: str, entries: dict[str, bytes]) -> bool:
         """Replace a shard atomically; False when it could not be written."""
         assert self.directory is not None
-        payload = {
-            "magic": _MAGIC, "format": FORMAT, "version": self.version,
-            "namespace": self.namespace, "entries": entries,
-        }
+        data = pack_shard(self.version, self.namespace, entries)
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
         except OSError:  # a read-only or full disk
             return False
         try:
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                handle.write(data)
             os.replace(temp, self._shard_path(prefix))
             return True
         except Exception:
@@ -220,22 +338,26 @@ class BlobCache:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path) -> Iterator[bool]:
     """An exclusive lock on a file, for as long as the block runs (none where `fcntl` is missing,
-    or the file cannot be opened: the cache is best effort, and a write is atomic either way)."""
+    or the file cannot be opened: the cache is best effort, and a write is atomic either way).
+    Yields False when something other than a regular file is in the lock's place."""
     try:
         import fcntl
     except ImportError:
-        yield
+        yield True
         return
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | _O_NOFOLLOW | _O_NONBLOCK, 0o644)
     except OSError:
-        yield
+        yield not os.path.lexists(path)
         return
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            yield False
+            return
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        yield True
     finally:
         os.close(fd)  # closing releases the lock
 
@@ -243,9 +365,9 @@ def _locked(path: Path) -> Iterator[None]:
 def clear_cache(git_dir: Path) -> int:
     """Remove every cached entry under the git dir (`kbcheck cache clear`); the number of shards removed."""
     root = cache_root(git_dir)
-    if not root.is_dir() or not _inside(root, git_dir):
+    if not _is_folder(root) or not _inside(root, git_dir):
         return 0
-    count = sum(1 for p in root.rglob("*.pickle") if p.is_file())
+    count = sum(1 for p in root.rglob(f"*{SUFFIX}") if p.is_file())
     shutil.rmtree(root, ignore_errors=True)
     return count
 

@@ -2,12 +2,15 @@
 
 Exit status: 0 clean, 1 findings at error severity (warnings too with
 `--strict`), 2 usage, configuration or repository errors, printed as one line
-on stderr. Heavy modules are imported inside the commands that need them.
+on stderr; with `--fix`, 2 also when a file could not be fixed safely, and
+`--fix --diff` exits 1 when there is something to fix (`docs/output.md`).
+Heavy modules are imported inside the commands that need them.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -43,8 +46,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="check staged files, as they are in the index")
     mode.add_argument("--all", action="store_const", const="all", dest="mode",
                       help="check every tracked file as it is in the working tree")
-    mode.add_argument("--diff", metavar="REV", dest="rev",
-                      help="check the files that the commits REV..HEAD changed, at HEAD")
+    # outside the group: `--staged --fix --diff` shows the fixes of a staged check
+    check.add_argument("--diff", metavar="REV", dest="rev", nargs="?", const="",
+                      help="check the files that the commits REV..HEAD changed, at HEAD; "
+                      "with --fix and no REV: print the fixes as a unified diff and write nothing")
     check.add_argument("--filter", choices=("added", "file", "all"),
                        help="report findings on added lines, in touched files, or everywhere "
                        "(default: added for --diff, file otherwise)")
@@ -57,7 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--select", metavar="RULES", help="run only these rules, comma-separated (e.g. KB007)")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
     check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
+    check.add_argument("--actor", metavar="LOGIN",
+                       help="with --diff: judge the net change as the author whose logins hold LOGIN "
+                       "(the pull request's author, as the forge says)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the provably safe fixes to the working tree (never the index)")
     check.set_defaults(handler=cmd_check)
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
@@ -69,6 +79,14 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.set_defaults(handler=cmd_digest)
+
+    suggest = sub.add_parser("suggest", help="the sections of the living documents each note most likely belongs to")
+    suggest.add_argument("paths", nargs="+", metavar="PATH", help="cards, guides or briefs (files or folders)")
+    suggest.add_argument("--top", type=int, default=3, metavar="N", help="sections per note (default: 3)")
+    suggest.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    suggest.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
+    suggest.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    suggest.set_defaults(handler=cmd_suggest)
 
     baseline = sub.add_parser("baseline", help="record or show the accepted findings")
     bsub = baseline.add_subparsers(dest="baseline_command", metavar="ACTION", required=True)
@@ -120,8 +138,23 @@ def _select(value: str | None) -> frozenset[str] | None:
 
 
 def one_line(text: str) -> str:
-    """A notice or an error on one line, even when it names a file whose name holds a line break."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """A notice or an error on one line, even when it names a file whose name holds a line break;
+    the bytes of a name that is not UTF-8 are written as git writes them (`\\351`)."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = "".join(f"\\{ord(ch) - 0xDC00:03o}" if "\udc80" <= ch <= "\udcff" else ch for ch in text)
+    return text
+
+
+def discard_output(stream: TextIO) -> None:
+    """After the reader of `stream` went away: send what is still buffered to nowhere, so the
+    interpreter's last flush does not fail and replace the exit status (as the Python docs advise)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a file descriptor (a test's buffer): nothing will flush it at exit
 
 
 def _notice(lines: Sequence[str], err: TextIO) -> None:
@@ -131,31 +164,53 @@ def _notice(lines: Sequence[str], err: TextIO) -> None:
 
 # -- commands -------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.authors import judged_as
     from kbcheck.baseline import accepted_fingerprints
     from kbcheck.engine import RunOptions, check
     from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.policy import trusted_config
     from kbcheck.reporters import render
     from kbcheck.rules import all_rules
     from kbcheck.sources import select
 
+    if args.rev == "" and not args.fix:
+        raise UsageError("--diff needs REV (only --fix --diff takes none)")
+    if args.rev and args.mode:
+        raise UsageError(f"--diff REV is not allowed with --{args.mode}")
     mode = "diff" if args.rev else args.mode
     if args.filter in ("added",) and mode not in ("staged", "diff", None):
         raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
     select_rules = _select(args.select)
     repo = _repository()
     config = _config(repo, args.config)
-    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, cli_author=args.author)
+    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, net=args.actor is not None)
+    policy = trusted_config(repo, config, selection.base, args.config)
+    selection = judged_as(repo, policy, selection, cli_author=args.author, actor=args.actor)
     filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
     accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
     kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
-    report = check(kb, config, selection, RunOptions(filter=filter_mode, select=select_rules, accepted=accepted))
-    kb.flush()
+    options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy)
+    report = check(kb, config, selection, options)
+    kb.facts.flush()
     _notice([*getattr(selection, "notices", ()), *report.notices], err)
+    fixes = None
+    if args.fix:
+        from kbcheck.fix.run import run_fixes
+
+        fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err)
+        if args.rev == "":
+            return fixes.status(1 if fixes.fixed else 0)
+        report = fixes.report
     color = args.format == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    render(args.format, report, all_rules(), out, color=color)
-    if report.errors or (args.strict and report.warnings):
-        return 1
-    return 0
+    status = 1 if report.errors or (args.strict and report.warnings) else 0
+    if fixes is not None:
+        status = fixes.status(status)
+    try:
+        render(args.format, report, all_rules(), out, color=color)
+        out.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): the findings still decide the status
+        discard_output(out)
+    return status
 
 
 def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
@@ -170,6 +225,13 @@ def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     repo = _repository()
     config = _config(repo, args.config)
     return run_digest(repo, config, args, out, err)
+
+
+def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kbcheck.suggest import run_suggest
+
+    repo = _repository()
+    return run_suggest(repo, _config(repo, args.config), args, out, err)
 
 
 def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -220,10 +282,14 @@ def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.config import write_init
+    from kbcheck.git import BareRepositoryError
 
     root = Path.cwd()
     try:
         root = _repository().root
+    except BareRepositoryError:
+        raise UsageError(f"{root} is a bare repository (no working tree): "
+                         "run kbcheck init in a clone's working tree") from None
     except KbcheckError:
         pass
     path = write_init(root, force=args.force)
@@ -241,7 +307,7 @@ def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.cache import clear_cache
 
     repo = _repository()
-    clear_cache(repo.git_dir)
+    clear_cache(repo.common_dir)  # where every worktree's runs keep it
     print("kbcheck cache cleared", file=out)
     return 0
 
@@ -259,15 +325,18 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return 2
     try:
-        return int(args.handler(args, out, err))
+        status = int(args.handler(args, out, err))
+        out.flush()
+        return status
     except KbcheckError as exc:
         print(f"kbcheck: error: {one_line(str(exc))}", file=err)
         return exc.exit_code
     except KeyboardInterrupt:
         print("kbcheck: interrupted", file=err)
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # output cut short before the command knew its status
+        discard_output(out)
+        return 1
     except Exception as exc:
         if os.environ.get("KBCHECK_DEBUG"):
             raise

@@ -1,4 +1,4 @@
-"""Find, load, validate and default the configuration (SPEC section 6).
+"""Find, load, validate and default the configuration (`docs/configuration.md`).
 
 Defaults, then `.kbcheck.toml` (or `[tool.kbcheck]` in `pyproject.toml`),
 merged as plain dicts, then validated in one place into one frozen `Config`
@@ -12,7 +12,9 @@ import difflib
 import json
 import os
 import re
+import stat
 import tempfile
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,19 +22,22 @@ from typing import Any, NoReturn
 
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
+from kbcheck.patterns import HeadingRegex
+from kbcheck.rules import rule_ids
 
-# a section label a heading may start with: `§6.2`, `6.2`, `六、`
-_LABEL = r"(?:(?:§\s*[\d.一二三四五六七八九十百零〇]+|\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)\s*[、.．:：]?\s*)?"
-# the words count only as the heading's subject (`§七 引用列表`, `References`),
-# not inside another title (`3.4 引用计数与影响力分析`, `5.2 训练趋势的反例`)
+# The special sections are found by their keyword anywhere in the heading
+# (`未来 6 到 18 个月趋势预测`), or by the seed's own labels (`§6.2`, `§七`,
+# `§6.1`); a bare number (`6.2 代表性研究工作`) names no role, and `参考` alone
+# is a verb as often as a noun (`参考LLM建模方式`), so it counts only as the
+# whole heading. Each pattern is a plain
+# alternation with no quantifier nested in another, so it runs in linear time
+# on any heading (see docs/configuration.md).
 DEFAULT_REFERENCE_HEADING = (
-    r"(?i)§\s*七(?![\d一二三四五六七八九十])|^\s*七\s*[、.．]|^\s*" + _LABEL
-    + r"(?:参考|引用(?:列表|文献|清单)?(?![\u4e00-\u9fff])|references?\b|bibliography\b|works cited\b)"
+    r"(?i)§\s*七(?![\d一二三四五六七八九十])|参考(?:文献|资料|链接)|引用(?:列表|文献)"
+    r"|\breferences\b|^[\W\d一二三四五六七八九十]*(?:参考|引用|reference)\W*$|\bbibliography\b|\bfurther reading\b|\bworks cited\b"
 )
-DEFAULT_TREND_HEADING = r"(?i)§\s*6\.2(?![\d.])|^\s*6\.2(?![\d.])|^\s*" + _LABEL + r"(?:趋势|trends?\b)"
-DEFAULT_OPEN_QUESTION_HEADING = (
-    r"(?i)§\s*6\.1(?![\d.])|^\s*6\.1(?![\d.])|^\s*" + _LABEL + r"(?:开放问题|open questions?\b)"
-)
+DEFAULT_TREND_HEADING = r"(?i)§\s*6\.2(?![\d.])|趋势|\btrends?\b"
+DEFAULT_OPEN_QUESTION_HEADING = r"(?i)§\s*6\.1(?![\d.])|开放问题|\bopen questions?\b"
 
 #: every key, its default, in the order `kbcheck init` writes them
 DEFAULTS: dict[str, Any] = {
@@ -52,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
         "weekly_growth", "last_commit", "collected",
     ],
     "low-citation-threshold": 5,
+    "backfill-age-years": 3,
     "scope-categories": [],
     "lang": "zh",
     "baseline": ".kbcheck/baseline.json",
@@ -68,11 +74,28 @@ DEFAULTS: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Author:
-    """A configured writer: its slug, the emails it commits with, its role."""
+    """A configured writer: its slug, the e-mails it commits with, its role, its forge logins.
+
+    E-mails and logins are kept as `identity_key` gives them.
+    """
 
     slug: str
     emails: tuple[str, ...]
     role: str
+    logins: tuple[str, ...] = ()
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def identity_key(text: str) -> str:
+    """An e-mail or login as compared: stripped, Unicode NFC, ASCII letters lower-cased.
+
+    No case folding beyond ASCII: folding would make `ſam@` (long s) or a
+    Kelvin sign equal to plain letters, so one person could claim another's
+    name with a look-alike.
+    """
+    return unicodedata.normalize("NFC", text.strip()).translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)
@@ -86,12 +109,13 @@ class Config:
     briefs: tuple[str, ...] = tuple(DEFAULTS["briefs"])
     manifests: tuple[str, ...] = tuple(DEFAULTS["manifests"])
     exclude: tuple[str, ...] = ()
-    reference_heading: re.Pattern[str] = re.compile(DEFAULT_REFERENCE_HEADING)
-    trend_heading: re.Pattern[str] = re.compile(DEFAULT_TREND_HEADING)
-    open_question_heading: re.Pattern[str] = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
+    reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
+    trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
+    open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
     uncertainty_markers: tuple[str, ...] = tuple(DEFAULTS["uncertainty-markers"])
     volatile_fields: tuple[str, ...] = tuple(DEFAULTS["volatile-fields"])
     low_citation_threshold: int = 5
+    backfill_age_years: int = 3
     scope_categories: tuple[str, ...] = ()
     lang: str = "zh"
     baseline: str = ".kbcheck/baseline.json"
@@ -122,20 +146,25 @@ class Config:
 
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
-#: the rule ids a configuration may name (kept here so loading a config imports no rule)
-RULE_IDS = tuple(f"KB00{i}" for i in range(1, 10))
 SEVERITIES = ("error", "warning")
 LANGS = ("zh", "en")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
-AUTHOR_KEYS = ("emails", "role")
+AUTHOR_KEYS = ("emails", "logins", "role")
 
 _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
-_COUNTS = {"low-citation-threshold": 0, "max-file-size": 1}
+_COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "max-file-size": 1}
 #: a slug becomes a folder name in role globs: no separators, no glob syntax
 _SLUG = re.compile(r"[^\s/\\*?\[\]!{}]+")
+#: a configuration is a short hand-written file: larger sizes are refused before any work
+#: (a 50 MB glob took minutes to compile and was echoed whole in the error)
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_VALUE_CHARS = 4096
+MAX_ITEMS = 10_000
+#: how much of a value an error message quotes
+_QUOTE_CHARS = 60
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
@@ -156,10 +185,10 @@ def load_config(root: Path, config_file: str | Path | None = None) -> Config:
         return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True)
     own = root / CONFIG_FILE
     if own.exists() or own.is_symlink():
-        return _parse(_read(own, CONFIG_FILE), CONFIG_FILE, pyproject=False, required=True)
+        return _parse(_read(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True)
     pyproject = root / PYPROJECT
-    if pyproject.exists():
-        return _parse(_read(pyproject, PYPROJECT), PYPROJECT, pyproject=True, required=False)
+    if pyproject.exists() or pyproject.is_symlink():
+        return _parse(_read(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False)
     return Config()
 
 
@@ -182,7 +211,7 @@ def is_rule_ignored_for(config: Config, rule_id: str, path: str) -> bool:
     rule_id = rule_id.upper()
     if rule_id in config.ignore:
         return True
-    return any(rule_id in rule_ids and matches((glob,), path) for glob, rule_ids in config.per_file_ignores.items())
+    return any(rule_id in ids and matches((glob,), path) for glob, ids in config.per_file_ignores.items())
 
 
 def effective_severity(config: Config, rule_id: str, default: str) -> str:
@@ -201,19 +230,54 @@ def _display_name(root: Path, path: Path) -> str:
         return str(path)
 
 
-def _read(path: Path, name: str) -> bytes:
+def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
+    """The bytes of a regular file, at most `MAX_CONFIG_BYTES`; never a FIFO, a device or a folder.
+
+    `follow=False` refuses a symlink: the configuration at the root of the
+    working tree is read only from a file the repository itself holds.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+        if path.is_symlink():
+            raise ConfigError(f"config file {name!r} is a symlink; kbcheck reads only a regular file there")
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except IsADirectoryError:
         raise ConfigError(f"config file {name!r} is a directory, not a file") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ConfigError(f"config file {name!r} is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"config file {name!r} is not a regular file")
+        _check_size(info.st_size, name)
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > MAX_CONFIG_BYTES:  # grew while being read
+                break
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    _check_size(len(data), name)
+    return data
+
+
+def _check_size(size: int, name: str) -> None:
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file {name} is {size} bytes, over the limit of {MAX_CONFIG_BYTES}")
 
 
 def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config:
     """Bytes to `Config`: decode, parse TOML, pick the table, validate."""
     import tomllib
 
+    _check_size(len(data), name)
     try:
         text = data.decode("utf-8-sig")  # a BOM is harmless; tomllib alone would reject it
     except UnicodeDecodeError as exc:
@@ -258,12 +322,29 @@ def _kind(value: object) -> str:
     if isinstance(value, float):
         return f"a float ({value})"
     if isinstance(value, str):
-        return f"the string {value!r}" if value else "an empty string"
+        return f"the string {_quote(value)}" if value else "an empty string"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a table"
     return "a date or time"
+
+
+def _quote(text: str) -> str:
+    """A value as messages quote it: never more than a line's worth of it."""
+    if len(text) <= _QUOTE_CHARS:
+        return repr(text)
+    return repr(text[:_QUOTE_CHARS]) + f"… ({len(text)} characters)"
+
+
+def _check_length(text: str, what: str, where: str) -> None:
+    if len(text) > MAX_VALUE_CHARS:
+        _fail(f"{what} in {where} is {len(text)} characters long, over the limit of {MAX_VALUE_CHARS}")
+
+
+def _check_count(items: Mapping[str, Any] | list[Any], key: str, where: str) -> None:
+    if len(items) > MAX_ITEMS:
+        _fail(f"{key!r} in {where} has {len(items)} items, over the limit of {MAX_ITEMS}")
 
 
 def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
@@ -276,12 +357,17 @@ def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
 def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], where: str) -> None:
     for key in table:
         if key not in valid:
+            if len(key) > _QUOTE_CHARS:
+                _fail(f"unknown key {_quote(key)} in {where}")
             _fail(f"unknown key {key!r} in {where}; {_suggest(key, valid, 'keys')}")
 
 
 def _table(value: object, key: str, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         _fail(f"{key!r} in {where} must be a table, got {_kind(value)}")
+    _check_count(value, key, where)
+    for name in value:
+        _check_length(name, f"a key of {key!r}", where)
     return value
 
 
@@ -289,19 +375,24 @@ def _strings(value: object, key: str, where: str) -> tuple[str, ...]:
     """A list of non-empty strings (an empty marker or glob would match everything or nothing)."""
     if not isinstance(value, list):
         _fail(f"{key!r} in {where} must be a list of strings, got {_kind(value)}")
+    _check_count(value, key, where)
     for number, item in enumerate(value, 1):
         if not isinstance(item, str) or not item:
             _fail(f"item {number} of {key!r} in {where} must be a non-empty string, got {_kind(item)}")
+        _check_length(item, f"item {number} of {key!r}", where)
     return tuple(value)
 
 
 def _check_glob(glob: str, key: str, where: str) -> None:
     import pathspec
 
+    _check_length(glob, f"a glob of {key!r}", where)
+    if ".." in glob.replace("\\", "/").split("/"):
+        _fail(f"glob {_quote(glob)} in {key!r} in {where} leaves the repository ('..' is not allowed in globs)")
     try:
         pathspec.PathSpec.from_lines("gitignore", [glob])
     except (ValueError, re.error) as exc:  # pathspec's pattern error is a ValueError
-        _fail(f"invalid glob {glob!r} in {key!r} in {where}: {exc}")
+        _fail(f"invalid glob {_quote(glob)} in {key!r} in {where}: {exc}")
 
 
 def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
@@ -311,13 +402,24 @@ def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
     return globs
 
 
-def _regex(value: object, key: str, where: str) -> re.Pattern[str]:
+def _regex(value: object, key: str, where: str) -> HeadingRegex:
+    """kbcheck's own default on `re`; any other pattern on the linear-time engine (`kbcheck.patterns`)."""
+    from kbcheck.patterns import LinearPattern, PatternError
+
     if not isinstance(value, str):
         _fail(f"{key!r} in {where} must be a regular expression string, got {_kind(value)}")
+    _check_length(value, repr(key), where)
     try:
-        return re.compile(value)
+        compiled = re.compile(value)  # Python's syntax is the documented one: its errors name the position
     except (re.error, RecursionError, OverflowError) as exc:
         _fail(f"{key!r} in {where} is not a valid regular expression: {exc}")
+    if value == DEFAULTS[key]:
+        return compiled
+    try:
+        return LinearPattern(value)
+    except PatternError as exc:
+        _fail(f"{key!r} in {where} uses a construct the linear-time engine for configured patterns "
+              f"does not run ({exc}); lookarounds and backreferences are not supported")
 
 
 def _count(value: object, key: str, where: str) -> int:
@@ -338,8 +440,9 @@ def _rule_id(value: object, key: str, where: str) -> str:
     if not isinstance(value, str):
         _fail(f"{key!r} in {where} must name rule ids such as 'KB005', got {_kind(value)}")
     rule_id = value.strip().upper()
-    if rule_id not in RULE_IDS:
-        _fail(f"unknown rule {value!r} in {key!r} in {where}; {_suggest(rule_id, RULE_IDS, 'rules')}")
+    known = rule_ids()
+    if rule_id not in known:
+        _fail(f"unknown rule {_quote(value)} in {key!r} in {where}; {_suggest(rule_id, known, 'rules')}")
     return rule_id
 
 
@@ -382,9 +485,12 @@ def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
 def _baseline(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         _fail(f"'baseline' in {where} must be a file path, got {_kind(value)}")
+    _check_length(value, "'baseline'", where)
     parts = value.replace("\\", "/").split("/")
     if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
-        _fail(f"'baseline' in {where} must be a path inside the repository, got {value!r}")
+        _fail(f"'baseline' in {where} must be a path inside the repository, got {_quote(value)}")
+    if any(part.lower().rstrip(". ") == ".git" for part in parts):  # `.GIT` too: case-insensitive file systems
+        _fail(f"'baseline' in {where} must be a path outside .git, got {_quote(value)}")
     return value
 
 
@@ -395,7 +501,7 @@ def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
         for pattern in patterns:
             for placeholder in _PLACEHOLDER.findall(pattern):
                 if placeholder != "{author}":
-                    _fail(f"unknown placeholder {placeholder!r} in 'roles.{role}' in {where}; "
+                    _fail(f"unknown placeholder {_quote(placeholder)} in 'roles.{role}' in {where}; "
                           "only {author} is replaced (by the author's slug)")
             _check_glob(pattern.replace("{author}", "author"), f"roles.{role}", where)
         roles[role] = patterns
@@ -404,26 +510,35 @@ def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
 
 def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) -> dict[str, Author]:
     authors: dict[str, Author] = {}
-    owner_of: dict[str, str] = {}  # one email, one author: otherwise who committed is ambiguous
+    owner_of: dict[str, str] = {}  # one email or login, one author: otherwise who committed is ambiguous
     for slug, spec in _table(value, "authors", where).items():
         section = f"[authors.{slug}]"
         if not _SLUG.fullmatch(slug) or slug in (".", ".."):
-            _fail(f"author slug {slug!r} in {where} must be a plain folder name "
+            _fail(f"author slug {_quote(slug)} in {where} must be a plain folder name "
                   "(no spaces, '/', or glob characters)")
         if not isinstance(spec, dict):
             _fail(f"{section} in {where} must be a table with 'emails' and 'role', got {_kind(spec)}")
         _check_keys(spec, AUTHOR_KEYS, f"{section} of {where}")
-        emails = tuple(dict.fromkeys(e.strip().lower() for e in _strings(spec.get("emails", []),
-                                                                          f"authors.{slug}.emails", where)))
+        emails = tuple(dict.fromkeys(identity_key(e) for e in _strings(spec.get("emails", []),
+                                                                        f"authors.{slug}.emails", where)))
         for email in emails:
             if email in owner_of:
                 _fail(f"email {email!r} is listed for both [authors.{owner_of[email]}] and {section} in {where}")
             owner_of[email] = slug
+        logins = tuple(dict.fromkeys(identity_key(name) for name in _strings(spec.get("logins", []),
+                                                                              f"authors.{slug}.logins", where)))
+        for login in logins:
+            if not login or any(ch.isspace() for ch in login):
+                _fail(f"login {login!r} of {section} in {where} must be a forge user name, without spaces")
+            if "login:" + login in owner_of:
+                _fail(f"login {login!r} is listed for both [authors.{owner_of['login:' + login]}] "
+                      f"and {section} in {where}")
+            owner_of["login:" + login] = slug
         role = spec.get("role", "writer")
         if not isinstance(role, str) or role not in roles:
             _fail(f"'role' of {section} in {where} is {_kind(role)}, which [roles] does not define; "
                   f"defined roles: {', '.join(roles)}")
-        authors[slug] = Author(slug=slug, emails=emails, role=role)
+        authors[slug] = Author(slug=slug, emails=emails, role=role, logins=logins)
     return authors
 
 
@@ -480,6 +595,7 @@ _COMMENTS = {
     "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",
+    "backfill-age-years": "a new paper card whose paper is older than this at its collection date is the collector back-filling (a review item)",
     "scope-categories": "paper categories the digest treats as in scope; empty: every category",
     "lang": "digest language: \"zh\" or \"en\"",
     "baseline": "committed file holding the baseline commit and the accepted findings",
@@ -497,10 +613,15 @@ _HEADER = """\
 """
 
 _FOOTER = """\
-# one table per author; the author of a commit is found by its email
+# one table per author. Who a change is judged as (docs/trust-model.md):
+#   on the writer's machine (the hook) and per commit in CI, by the commit's e-mail;
+#   in pull-request CI with `--actor LOGIN`, by the forge login of the pull request's author.
+# This policy is read from the base revision (HEAD for a commit, the base of --diff),
+# never from the change under review.
 # [authors.tom]
 # emails = ["tom@example.org"]
-# role = "writer"   # a key of [roles]; "writer" when omitted
+# logins = ["tom-gh"]   # forge (GitHub, GitLab) user names, for --actor
+# role = "writer"       # a key of [roles]; "writer" when omitted
 """
 
 

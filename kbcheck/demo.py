@@ -29,6 +29,7 @@ LIVING_DOCUMENT = "organized/knowledge/inference.md"
 JAY_BRIEF = "inbox/jay/2026-10-29-1105-engineering-brief.md"
 TOM_BRIEF = "inbox/tom/2026-10-30-inference-e1prep.md"
 REC_CARD = "organized/repo_cards/4572-recursive-oss-rec.md"
+SUGGESTED_CARD = "organized/paper_cards/1695-2610-02076.md"
 
 #: name and email of each person the demo plays; they match the example's .kbcheck.toml
 IDENTITIES = {"lead": ("lead", "lead@example.org"), "tom": ("Tom", "tom@example.org")}
@@ -189,6 +190,7 @@ class _Session:
         self.blocked_commit()
         self.fixed_commit()
         self.whole_knowledge_base()
+        self.suggest()
         self.digest()
         self.say()
         if self.surprises:
@@ -284,6 +286,16 @@ class _Session:
         )
         status = self.kbcheck(argv)
         self.expect(status, 1, "kbcheck check --all (the example has two unsourced trend lines)")
+
+    def suggest(self) -> None:
+        if not _available("kbcheck.suggest", "run_suggest"):
+            return
+        self.step(
+            "Where does a paper belong?",
+            f"The reference list of {LIVING_DOCUMENT} cites LLM-as-Jev, but no section discusses it.",
+            "kbcheck ranks the sections it most likely belongs to, with the evidence for each:",
+        )
+        self.expect(self.kbcheck(["suggest", SUGGESTED_CARD, "--top", "2"]), 0, "kbcheck suggest")
 
     def digest(self) -> None:
         if not _available("kbcheck.digest", "run_digest"):

@@ -1,8 +1,11 @@
 """Run the rules over a selection and turn their problems into findings.
 
-Data flows one way: snapshot -> knowledge-base model -> rules -> problems ->
-here (stamp id, name, severity and fingerprint; apply suppressions, the line
-filter and the baseline) -> a `Report` for a reporter.
+Data flows one way: snapshot -> facts (`kbcheck.store`, cached by blob id) ->
+the knowledge-base view -> rules -> problems -> here (stamp id, name, severity
+and fingerprint; apply suppressions, the line filter and the baseline) -> a
+`Report` for a reporter. The engine decides how the work is shared out: it
+forks the workers and tells the fact store when a file is done, when a
+worker starts and when another process has written the cache.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from typing import TYPE_CHECKING
 from kbcheck.cache import shard_of
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
-from kbcheck.findings import Finding, Problem, Report, fingerprint, sort_key
+from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
+from kbcheck.model.document import BlockLines
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
@@ -44,8 +48,11 @@ class RunOptions:
     filter: str = "file"
     #: rule ids to run (None: every enabled rule)
     select: frozenset[str] | None = None
-    #: fingerprints accepted by the baseline
+    #: fingerprints accepted by the baseline (never a change rule's: a baseline cannot forgive KB007)
     accepted: frozenset[str] = frozenset()
+    #: the configuration rules that judge changes (KB007) obey: the trusted side's
+    #: (docs/trust-model.md); None: the run's own
+    policy: Config | None = None
 
 
 def rule_kind(kb: KnowledgeBase, path: str) -> str | None:
@@ -86,21 +93,37 @@ class Stamped:
     disabled: bool = False
 
 
-def _disabled_by_comment(kb: KnowledgeBase, rule_id: str, problem: Problem) -> bool:
-    """A `disable-file` comment, or a `disable` comment on the problem's block."""
-    path = problem.path
-    if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
-        return False
-    text = kb.text(path)
-    if text is None or "kbcheck" not in text:  # no directive can be there: the parse is not needed
-        return False
-    doc = kb.document(path)
-    if doc is None:
-        return False
-    if rule_id in doc.file_disabled:
-        return True
-    block = doc.block_at(problem.line)
-    return block is not None and rule_id in block.disabled
+class _Directives:
+    """A file's disable comments, looked up once per file, not once per problem."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._by_path: dict[str, tuple[frozenset[str], BlockLines] | None] = {}
+
+    def _of(self, path: str) -> tuple[frozenset[str], BlockLines] | None:
+        if path in self._by_path:
+            return self._by_path[path]
+        kb = self._kb
+        found: tuple[frozenset[str], BlockLines] | None = None
+        if path.lower().endswith(MARKDOWN_SUFFIXES) and kb.snapshot.blob_id(path) is not None:
+            text = kb.text(path)
+            # no directive can be there: the parse is not needed
+            doc = kb.document(path) if text is not None and "kbcheck" in text else None
+            if doc is not None:
+                found = (doc.file_disabled, BlockLines(doc))
+        self._by_path[path] = found
+        return found
+
+    def disable(self, rule_id: str, problem: Problem) -> bool:
+        """A `disable-file` comment, or a `disable` comment on the problem's block."""
+        found = self._of(problem.path)
+        if found is None:
+            return False
+        file_disabled, lines = found
+        if rule_id in file_disabled:
+            return True
+        block = lines.block_at(problem.line)
+        return block is not None and rule_id in block.disabled
 
 
 def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, comments: bool = True) -> list[Stamped]:
@@ -111,6 +134,7 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     """
     found = sorted(found, key=lambda item: (item[2].path, item[2].line, item[2].column, item[0].id))
     occurrences: dict[tuple[str, str, str], int] = {}
+    directives = _Directives(kb)
     stamped: list[Stamped] = []
     for rule, kind, problem in found:
         key = (rule.id, problem.path, problem.subject)
@@ -118,7 +142,7 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
         occurrences[key] = occurrence + 1
         stamped.append(Stamped(
             rule.id, kind, problem, fingerprint(rule.id, problem.path, problem.subject, occurrence),
-            comments and _disabled_by_comment(kb, rule.id, problem),
+            comments and directives.disable(rule.id, problem),
         ))
     return stamped
 
@@ -135,9 +159,10 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
                 found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
         if found:
             stamped.extend(stamp(kb, found))
-        kb.release(path)  # a full check holds one file's parse at a time
+        kb.forget(path)  # a full check holds one file's parse at a time
+        kb.facts.release(path, kind)
         if kind == KNOWLEDGE:
-            kb.release_cards()  # and not the thousands of cards a living document cites
+            kb.facts.release_cards()  # and not the thousands of cards a living document cites
     return stamped
 
 
@@ -151,7 +176,7 @@ def _tasks(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[list[tuple
     """
     if not can_fork() or len(targets) < PARALLEL_MIN_FILES:
         return None
-    if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.uncached(path for path, _ in targets)) < PARALLEL_MIN_FILES:
+    if len(targets) < PARALLEL_WARM_MIN_FILES and len(kb.facts.uncached(targets)) < PARALLEL_MIN_FILES:
         return None  # warm and not large: loading the cache twice costs more than checking in one process
     groups: dict[str, list[tuple[str, str]]] = {}
     for target in targets:
@@ -175,7 +200,10 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     tasks = _tasks(kb, targets)
     if tasks is None:
         return check_files(kb, config, rules, targets)
-    kb.prepare_for_workers()
+    # what every file's check needs, built once before forking so that no worker builds its own
+    kb.paper_index()
+    kb.repo_index()
+    kb.facts.prepare()
     notices_before = len(kb.notices)
 
     def work(group: list[tuple[str, str]]) -> tuple[list[Stamped], list[str], int]:
@@ -186,7 +214,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     # a worker writes what it parsed when it is done: written sooner, the shards other workers
     # look cards up in would fill, and be held whole by each of them
     results = run_tasks(tasks, work, workers=jobs(), parent_works=len(targets) <= PARENT_SHARE_MAX_FILES,
-                        in_child=kb.snapshot.after_fork, child_done=kb.flush)
+                        in_child=kb.facts.after_fork, child_done=kb.facts.flush)
     stamped: list[Stamped] = []
     written_elsewhere: set[str] = set()
     for group, (found, notices, pid) in zip(tasks, results):
@@ -195,7 +223,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
         if pid != os.getpid():
             written_elsewhere.add(_shard(kb, group[0][0]))
     # a worker wrote these shards: read them anew if this run (a digest) asks for more
-    kb.forget_loaded(written_elsewhere)
+    kb.facts.forget_loaded(written_elsewhere)
     return stamped
 
 
@@ -203,16 +231,18 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     """Check the selected files (or, with filter `all`, every file) against the enabled rules."""
     rules = enabled_rules(config, options.select)
     file_rules = [r for r in rules if r.check_file is not None]
+    policy = options.policy or config
+    change_rules = [r for r in enabled_rules(policy, options.select) if r.check_changes is not None]
     paths = kb.snapshot.paths() if options.filter == "all" else list(selection.paths)
     targets = [(path, kind) for path in paths if (kind := rule_kind(kb, path)) is not None]
     # living documents first: the cards they cite as evidence are then parsed once, numbers and all
     targets.sort(key=lambda target: target[1] != KNOWLEDGE)
     stamped = check_in_workers(kb, config, file_rules, targets)
     changed: list[tuple[Rule, str | None, Problem]] = []
-    for rule in rules:
+    for rule in change_rules:
         if rule.check_changes is not None and selection.changes:
             check_changes = rule.check_changes
-            for problem in _run_rule(rule, check_changes, (list(selection.changes), config), "the changed paths"):
+            for problem in _run_rule(rule, check_changes, (list(selection.changes), policy), "the changed paths"):
                 changed.append((rule, None, problem))
     stamped.extend(stamp(kb, changed, comments=False))
     return _report(kb, config, selection, options, stamped, len(targets))
@@ -220,7 +250,12 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
 
 def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions,
             stamped: list[Stamped], checked: int) -> Report:
-    """Severity, the line filter, `per-file-ignores`, comments and the baseline: the findings."""
+    """Severity, the line filter, `per-file-ignores`, comments and the baseline: the findings.
+
+    A change rule's severity and ignores come from the policy, and the
+    baseline never accepts its findings.
+    """
+    policy = options.policy or config
     findings: list[Finding] = []
     suppressed = 0
     added = selection.added_lines if options.filter == "added" else None
@@ -230,14 +265,17 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         if added is not None and rule.check_changes is None and not problem.file_level:
             if problem.line not in added.get(problem.path, ()):
                 continue
-        severity = effective_severity(config, rule.id, rule.default_severity(item.kind))
+        judges_changes = rule.check_changes is not None
+        rule_config = policy if judges_changes else config
+        severity = effective_severity(rule_config, rule.id, rule.default_severity(item.kind))
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
-            path=problem.path, line=problem.line, column=problem.column,
+            path=printable_path(problem.path), line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
-            fingerprint=item.fingerprint, file_level=problem.file_level,
+            fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix,
         )
-        if item.disabled or is_rule_ignored_for(config, rule.id, problem.path) or item.fingerprint in options.accepted:
+        accepted = not judges_changes and item.fingerprint in options.accepted
+        if item.disabled or is_rule_ignored_for(rule_config, rule.id, problem.path) or accepted:
             suppressed += 1
             continue
         findings.append(finding)

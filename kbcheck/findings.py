@@ -15,6 +15,22 @@ SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
 
 
 @dataclass(frozen=True, slots=True)
+class Edit:
+    """A fix as data: at (line, column) of the checked file, `original` becomes `replacement`.
+
+    Lines and columns are 1-based and count characters of the file's text as
+    rules see it (`\\n` line ends, no BOM). An empty `original` inserts. The
+    fixer applies it only where the file still reads `original` there, so it
+    never needs to know the rule that made it.
+    """
+
+    line: int
+    column: int
+    original: str
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """What a rule reports: a place and a message, before the engine stamps it."""
 
@@ -26,6 +42,8 @@ class Problem:
     end_line: int | None = None
     #: about the whole file (KB008): kept by `--filter added` for touched files
     file_level: bool = False
+    #: the provably safe change that resolves it (`kbcheck check --fix`), if there is one
+    fix: Edit | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +61,10 @@ class Finding:
     subject: str
     fingerprint: str
     file_level: bool = False
+    fix: Edit | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The SPEC's JSON shape of one finding."""
+        """The JSON shape of one finding (`docs/output.md`)."""
         return {
             "rule": self.rule,
             "name": self.name,
@@ -68,7 +87,33 @@ def fingerprint(rule: str, path: str, subject: str, occurrence: int) -> str:
     lines moving around changes nothing.
     """
     key = "\0".join((rule, path, subject, str(occurrence)))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    # a file name that is not UTF-8 holds its bytes as surrogates: they are hashed as those bytes
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+_GIT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
+                0x22: '\\"', 0x5C: "\\\\"}
+
+
+def printable_path(path: str) -> str:
+    """The path as is, or, when its bytes are not UTF-8, quoted as git quotes it (`core.quotePath`):
+    `"inbox/caf\\351.md"`. Every output format can then carry it, and `git ls-files` shows the same."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return path
+    raw = path.encode("utf-8", "surrogateescape")
+    out = []
+    for byte in raw:
+        if byte in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'
 
 
 def sort_key(finding: Finding) -> tuple[str, int, int, str]:

@@ -21,12 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kbcheck.errors import GitError
-
-if TYPE_CHECKING:
-    from kbcheck.sources import Change
 
 #: the empty tree, which git knows without it being stored (sha1, sha256)
 EMPTY_TREE = {
@@ -47,6 +44,10 @@ _SHALLOW_HINT = (
     "this clone is shallow and lacks that history; fetch the full history "
     "(`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
 )
+
+
+class BareRepositoryError(GitError):
+    """The repository has no working tree: nothing to check, nowhere to write a configuration."""
 
 
 @dataclass
@@ -74,8 +75,35 @@ class Repository:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One changed path of a staged change, a commit or a range, and who it is judged as."""
+
+    #: "A", "M", "D" or "R" (a copy is an "A")
+    status: str
+    #: the new path; the deleted path for "D"
+    path: str
+    #: the path before a rename
+    old_path: str | None = None
+    #: the configured author slug it is judged as; None when nobody configured this author
+    author: str | None = None
+    #: who made it, for messages (an email, a login or a slug and where it came from)
+    author_label: str = ""
+    #: the commit that made it (None for a staged change or a range's net change)
+    commit: str | None = None
+    #: the author the commit records: its e-mail, else its name ("" when not from a commit)
+    recorded_author: str = ""
+    #: the range of a net change, as `BASE...HEAD` (None otherwise)
+    range: str | None = None
+
+
+@dataclass(frozen=True)
 class CommitChanges:
-    """One non-merge commit of a range: who wrote it and what it changed."""
+    """One commit of a range: who wrote it and what it changed.
+
+    For a merge, what it changed is what differs from every parent: a
+    conflict resolution or an edit made in the merge itself, never what it
+    brought in from one side.
+    """
 
     sha: str
     author_name: str
@@ -98,7 +126,7 @@ def open_repository(start: Path) -> Repository:
         raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
-        raise GitError(f"bare repository has no working tree: {handle.git_dir}")
+        raise BareRepositoryError(f"bare repository has no working tree: {handle.git_dir}")
     return Repository(
         root=Path(handle.working_tree_dir).resolve(),
         git_dir=Path(handle.git_dir).resolve(),
@@ -139,9 +167,17 @@ def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = 
             raise GitError("git is not installed or not on PATH") from None
         except (git.GitError, OSError) as exc:
             raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
+    if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
+        raise GitError(_refused(repo))  # whatever was asked: no answer git gives here can be trusted
     if check and status != 0:
         raise GitError(f"git {args[0]} failed: {_first_line(err)}")
     return status, out
+
+
+def _refused(repo: Repository) -> str:
+    """git's safe.directory check refuses a repository owned by another user: say so, not "no commits"."""
+    return ("git refuses this repository: it belongs to another user (detected dubious ownership); "
+            f"if you trust it: git config --global --add safe.directory {repo.root}")
 
 
 def _decode(raw: bytes) -> str:
@@ -309,6 +345,23 @@ def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[st
     return sorted(set(_zsplit(out)))
 
 
+def skip_worktree_entries(repo: Repository) -> dict[str, str]:
+    """Path -> "<mode> <blob sha>" of tracked files git keeps out of the work tree on purpose.
+
+    A sparse checkout (or `update-index --skip-worktree`) leaves such files
+    off the disk while the repository still holds them: they exist, with the
+    content the index records. Empty when no entry carries the bit.
+    """
+    _, out = run(repo, "ls-files", "-z", "-t", "--stage")
+    entries: dict[str, str] = {}
+    for record in _zsplit(out):
+        if record.startswith("S "):
+            meta, _, path = record[2:].partition("\t")
+            mode, sha, _stage = meta.split(" ")
+            entries[sys.intern(path)] = f"{mode} {sha}"
+    return entries
+
+
 def _content_may_be_converted(repo: Repository) -> bool:
     """True when git could store a file differently from its work-tree bytes (filters, eol, encodings)."""
     _, out = run(repo, "config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|attributesfile)$)", check=False)
@@ -348,7 +401,14 @@ def worktree_blob_ids(repo: Repository) -> dict[str, str]:
 # -- blobs -----------------------------------------------------------------------------
 
 def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
-    """One object through the persistent `cat-file --batch`; None when missing or not `kind`."""
+    """One object through the persistent `cat-file --batch`; None when missing or not `kind`.
+
+    GitPython's persistent reader parses only 40-hex object ids: in a SHA-256
+    repository each object is read by a `git cat-file <kind>` of its own.
+    """
+    if object_format(repo) != "sha1":
+        status, out = run(repo, "cat-file", kind, sha, check=False)
+        return out if status == 0 else None
     try:
         _, typename, _, data = repo.handle.git.get_object_data(sha)
     except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
@@ -382,7 +442,7 @@ def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
     blobs are asked for all at once (a pipelined batch); a few one by one.
     """
     wanted = list(dict.fromkeys(sha for sha in shas if _HEX_ID.fullmatch(sha)))
-    if len(wanted) >= _PIPELINE_MIN:
+    if len(wanted) >= _PIPELINE_MIN or (wanted and object_format(repo) != "sha1"):
         return _read_pipelined(repo, wanted)
     blobs: dict[str, bytes] = {}
     for sha in wanted:
@@ -445,8 +505,6 @@ def _read_pipelined(repo: Repository, shas: list[str]) -> dict[str, bytes]:
 
 def _parse_name_status(tokens: list[str], start: int = 0, stop: set[str] | None = None) -> tuple[list[Change], int]:
     """Parse `--name-status -z` tokens from `start` until the end or a token in `stop`."""
-    from kbcheck.sources import Change
-
     changes: list[Change] = []
     i = start
     while i < len(tokens):
@@ -505,40 +563,115 @@ def diff_paths(repo: Repository, base: str, head: str) -> list[Change]:
     return changes
 
 
-def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
-    """The non-merge commits of `rev..HEAD`, oldest first, each with its author and changed paths.
+def changed_paths(repo: Repository, old: str, new: str | None = None) -> set[str]:
+    """Every path whose content differs between commit `old` and commit `new` (None: the index),
+    renames not paired, so both sides of a move are listed."""
+    if new is None:
+        _, out = run(repo, "diff-index", "--cached", "-r", "-z", "--no-renames", "--name-only", old)
+    else:
+        _, out = run(repo, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new)
+    return set(_zsplit(out))
 
-    Merge commits contribute no paths of their own: the commits they bring in
-    are themselves in the range and are judged by their own authors. (A change
-    made only while resolving a merge is therefore not attributed to anyone.)
+
+def differing_from_all(changes: list[Change], others: list[set[str]]) -> list[Change]:
+    """The part of `changes` (against one parent) that also differs from every other parent.
+
+    `others` holds, per other parent, the paths that differ from it. A rename
+    keeps only its sides that differ everywhere: its new side alone is an
+    addition, its old side alone a deletion.
+    """
+    if not others:
+        return changes
+    everywhere = set.intersection(*others)
+    kept: list[Change] = []
+    for change in changes:
+        if change.status == "R" and change.old_path is not None:
+            new, old = change.path in everywhere, change.old_path in everywhere
+            if new and old:
+                kept.append(change)
+            elif new:
+                kept.append(Change("A", change.path))
+            elif old:
+                kept.append(Change("D", change.old_path))
+        elif change.path in everywhere:
+            kept.append(change)
+    return kept
+
+
+def merge_heads(repo: Repository) -> list[str]:
+    """The commits being merged into HEAD while a merge is in progress (`MERGE_HEAD`), else none."""
+    try:
+        text = (repo.git_dir / "MERGE_HEAD").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return []
+    return [line.strip() for line in text.splitlines() if _HEX_ID.fullmatch(line.strip())]
+
+
+def staged_merge_only(repo: Repository, changes: list[Change]) -> list[Change]:
+    """While a merge is in progress, the staged changes that differ from every commit merged too:
+    what the merge resolves or adds, not what it brings in."""
+    heads = merge_heads(repo)
+    return differing_from_all(changes, [changed_paths(repo, head) for head in heads]) if heads else changes
+
+
+def _merge_changes(repo: Repository, sha: str, parents: list[str]) -> list[Change]:
+    first = diff_paths(repo, parents[0], sha)
+    return differing_from_all(first, [changed_paths(repo, parent, sha) for parent in parents[1:]])
+
+
+def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
+    """The commits of `rev..HEAD`, oldest first, each with its author and changed paths.
+
+    A merge commit's paths are those that differ from every parent (see
+    `CommitChanges`), and a merge with none is left out; the commits it
+    brings in are judged by their own authors.
     """
     base = resolve(repo, rev)
     head = head_sha(repo)
     if head is None:
         raise GitError("HEAD has no commits yet; nothing to compare with")
-    _, out = run(repo, "log", "-z", "--no-merges", "--reverse", "--no-show-signature", "--no-color",
-                 "--format=%H%x00%an%x00%ae", f"{base}..{head}", "--")
+    _, out = run(repo, "log", "-z", "--reverse", "--no-show-signature", "--no-color",
+                 "--format=%H%x00%P%x00%an%x00%ae", f"{base}..{head}", "--")
     fields = _decode(out).split("\0")
-    if len(fields) % 3 == 1 and fields[-1] == "":  # the record terminator after the last commit
+    if len(fields) % 4 == 1 and fields[-1] == "":  # the record terminator after the last commit
         fields.pop()
-    metas = [(fields[i].strip(), fields[i + 1], fields[i + 2]) for i in range(0, len(fields) - 2, 3)]
+    metas = [(fields[i].strip(), fields[i + 1].split(), fields[i + 2], fields[i + 3])
+             for i in range(0, len(fields) - 3, 4)]
     if not metas:
         return []
-    shas = [sha for sha, _, _ in metas]
-    _, out = run(repo, "diff-tree", "--stdin", "--root", "-r", "-z", "-M", "--name-status",
-                 "--diff-filter=ACDMRT", stdin="".join(f"{sha}\n" for sha in shas).encode())
-    tokens = _zsplit(out)
-    by_commit: dict[str, list[Change]] = {sha: [] for sha in shas}
-    pending = set(shas)
-    i = 0
-    while i < len(tokens):
-        sha = tokens[i]
-        if sha not in pending:
-            raise GitError(f"git diff-tree gave unexpected output near {sha!r}")
-        pending.discard(sha)
-        changes, i = _parse_name_status(tokens, i + 1, stop=pending)
-        by_commit[sha] = changes
-    return [CommitChanges(sha, name, email, by_commit[sha]) for sha, name, email in metas]
+    by_commit: dict[str, list[Change]] = {sha: [] for sha, _, _, _ in metas}
+    plain = [sha for sha, parents, _, _ in metas if len(parents) < 2]
+    if plain:
+        _, out = run(repo, "diff-tree", "--stdin", "--root", "-r", "-z", "-M", "--name-status",
+                     "--diff-filter=ACDMRT", stdin="".join(f"{sha}\n" for sha in plain).encode())
+        tokens = _zsplit(out)
+        pending = set(plain)
+        i = 0
+        while i < len(tokens):
+            sha = tokens[i]
+            if sha not in pending:
+                raise GitError(f"git diff-tree gave unexpected output near {sha!r}")
+            pending.discard(sha)
+            changes, i = _parse_name_status(tokens, i + 1, stop=pending)
+            by_commit[sha] = changes
+    merges = {sha: _merge_changes(repo, sha, parents) for sha, parents, _, _ in metas if len(parents) >= 2}
+    by_commit.update(merges)
+    # a merge that only brings commits in has nothing of its own to judge
+    return [CommitChanges(sha, name, email, by_commit[sha]) for sha, _, name, email in metas
+            if sha not in merges or merges[sha]]
+
+
+def net_changes(repo: Repository, base: str) -> list[Change]:
+    """What `base...HEAD` changes: from the merge base to HEAD, as a pull request shows it."""
+    start = resolve(repo, base)
+    head = head_sha(repo)
+    if head is None:
+        raise GitError("HEAD has no commits yet; nothing to compare with")
+    fork = merge_base(repo, start, head)
+    if fork is None:
+        hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""
+        raise GitError(f"'{base}' and HEAD have no common ancestor{hint}")
+    return diff_paths(repo, fork, head)
 
 
 # -- added lines -----------------------------------------------------------------------

@@ -1,29 +1,33 @@
-"""Which files a run looks at, and where their content comes from (SPEC section 3).
+"""Which files a run looks at, and which change KB007 judges (docs/architecture.md).
 
-A `Snapshot` is the knowledge base at one point: the working tree, the index
-or a commit. A `Selection` is a snapshot plus the files to report on, the
-changed paths KB007 judges and the lines the change touched.
-
-The mode chooses where content comes from and which changes KB007 sees;
-paths, when given, choose the files to report on.
+A `Selection` is a snapshot plus the files to report on, the changed paths
+KB007 judges and the lines the change touched. The mode chooses where
+content comes from and which changes there are; paths, when given, choose
+the files to report on. Who each change is judged as is decided apart from
+this, in `kbcheck.authors`, under the trusted policy.
 """
 
 from __future__ import annotations
 
-import bisect
-import hashlib
 import os
-import posixpath
 import stat
-from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbcheck import git
 from kbcheck.errors import GitError, UsageError
-from kbcheck.globs import globset
+from kbcheck.git import Change
+from kbcheck.snapshots import (
+    IndexSnapshot,
+    Snapshot,
+    TreeSnapshot,
+    WorktreeSnapshot,
+    is_partial_clone,
+    normalise_path,
+    tree_snapshot,
+)
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -31,292 +35,13 @@ if TYPE_CHECKING:
 MODES = ("staged", "diff", "all", "paths")
 #: pre-commit sets this in the environment of every hook it runs (`pre_commit/commands/run.py`)
 PRE_COMMIT_ENV = "PRE_COMMIT"
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
+#: and these for `pre-commit run --from-ref A --to-ref B` (the range `A...B`)
+PRE_COMMIT_RANGE_ENV = ("PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF")
 
-
-@dataclass(frozen=True)
-class Change:
-    """One changed path of a staged change or of a commit, with who made it."""
-
-    #: "A", "M", "D" or "R" (a copy is an "A")
-    status: str
-    #: the new path; the deleted path for "D"
-    path: str
-    #: the path before a rename
-    old_path: str | None = None
-    #: the configured author slug; None when nobody configured this author
-    author: str | None = None
-    #: who made it, for messages (an email, a name or a slug and where it came from)
-    author_label: str = ""
-    #: the commit that made it (None for a staged change)
-    commit: str | None = None
-
-
-def normalise_path(path: str) -> str | None:
-    """A repo-relative `/`-path, or None when it is absolute or leaves the repository."""
-    if not path or "\0" in path or path.startswith("/"):
-        return None
-    normal = posixpath.normpath(path)
-    if normal == "." or normal == ".." or normal.startswith("../") or posixpath.isabs(normal):
-        return None
-    return normal
-
-
-class Snapshot(ABC):
-    """The knowledge base's files at one point, read-only.
-
-    Paths are repo-relative and `/`-separated; anything that would resolve
-    outside the repository is never read. Files matching `exclude` are not
-    listed and never read, but still exist (a link to them is not broken).
-    """
-
-    root: Path
-    #: True when reading goes through the repository's `git cat-file` process (not the file system)
-    reads_git = False
-    #: True when paths are `sys.intern`ed, shared with other snapshots of the repository
-    interned = False
-
-    def __init__(self, root: Path, exclude: Iterable[str] = ()) -> None:
-        self.root = root
-        self._exclude = globset(tuple(exclude))
-        self._sorted_entries: list[str] | None = None
-
-    def excluded(self, path: str) -> bool:
-        return self._exclude.match(path)
-
-    def paths_under(self, prefixes: tuple[str, ...]) -> list[str]:
-        """`paths()` that start with one of these folder prefixes (`""` is every path), sorted."""
-        every = self.paths()
-        if "" in prefixes:
-            return every
-        found: list[str] = []
-        for prefix in sorted(set(prefixes)):
-            start = bisect.bisect_left(every, prefix)
-            stop = bisect.bisect_left(every, prefix + "\U0010ffff", start)
-            found.extend(every[start:stop])
-        return sorted(set(found)) if len(prefixes) > 1 else found
-
-    def after_fork(self) -> None:
-        """In a forked worker: stop sharing the parent's reading pipes (it reads anew on its own)."""
-        return None  # a snapshot without pipes has nothing to let go
-
-    def prepare(self) -> None:
-        """Build the lookups every reader needs, once, before work is shared out to forked workers."""
-        self._sorted()
-
-    def _sorted(self) -> list[str]:
-        """Every entry, sorted once: then a file is a binary search and a folder a prefix search."""
-        if self._sorted_entries is None:
-            self._sorted_entries = sorted(self._entries())
-        return self._sorted_entries
-
-    @abstractmethod
-    def paths(self) -> list[str]:
-        """Every regular file, sorted."""
-
-    @abstractmethod
-    def blob_id(self, path: str) -> str | None:
-        """The git blob id of a regular file's content, None when there is none."""
-
-    @abstractmethod
-    def read(self, path: str) -> bytes | None:
-        """A regular file's bytes; None when missing, a symlink, a submodule or unreadable."""
-
-    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
-        """The bytes of every readable path among `paths`."""
-        found: dict[str, bytes] = {}
-        for path in paths:
-            data = self.read(path)
-            if data is not None:
-                found[path] = data
-        return found
-
-    @abstractmethod
-    def _entries(self) -> Iterable[str]:
-        """Every path present in the tree, of any type, excluded or not."""
-
-    def exists(self, path: str) -> bool:
-        """True for a file, or a folder with files under it, in this tree (`""` is the root)."""
-        if path in ("", "."):
-            return True
-        normal = normalise_path(path)
-        if normal is None:
-            return False
-        entries = self._sorted()
-        at = bisect.bisect_left(entries, normal)
-        if at < len(entries) and entries[at] == normal:
-            return True
-        prefix = normal + "/"
-        at = bisect.bisect_left(entries, prefix, at)
-        return at < len(entries) and entries[at].startswith(prefix)
-
-
-class _GitTreeSnapshot(Snapshot):
-    """A snapshot whose files are git objects: the index or a commit's tree."""
-
-    reads_git = True
-
-    def __init__(self, repo: git.Repository, entries: dict[str, str], sha: slice, exclude: Iterable[str]) -> None:
-        super().__init__(repo.root, exclude)
-        self.repo = repo
-        #: path -> git's record of it, mode first; `sha` slices the object id out of a record
-        self.entries = entries
-        self._sha = sha
-        self._paths: list[str] | None = None
-
-    def _entries(self) -> Iterable[str]:
-        return self.entries.keys()
-
-    def after_fork(self) -> None:
-        git.detach_readers(self.repo)
-
-    def paths(self) -> list[str]:
-        if self._paths is None:
-            regular = git.REGULAR_MODES
-            found = [p for p, meta in self.entries.items() if meta[:6] in regular]
-            if self._exclude.patterns:
-                found = [p for p in found if not self.excluded(p)]
-            self._paths = sorted(found)  # git's order already, but for paths that are not UTF-8
-        return list(self._paths)
-
-    def blob_id(self, path: str) -> str | None:
-        meta = self.entries.get(path)
-        if meta is None or meta[:6] not in git.REGULAR_MODES or self.excluded(path):
-            return None
-        return meta[self._sha]
-
-    def read(self, path: str) -> bytes | None:
-        return self.read_many([path]).get(path)
-
-    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
-        wanted = {p: sha for p in paths if (sha := self.blob_id(p)) is not None}
-        blobs = git.read_blobs(self.repo, wanted.values())
-        return {p: blobs[sha] for p, sha in wanted.items() if sha in blobs}
-
-
-class IndexSnapshot(_GitTreeSnapshot):
-    """The staging area: what the next commit would hold."""
-
-    def __init__(self, repo: git.Repository, exclude: Iterable[str] = ()) -> None:
-        super().__init__(repo, git.ls_index(repo), git.INDEX_SHA, exclude)
-
-
-class TreeSnapshot(_GitTreeSnapshot):
-    """The tree of a commit."""
-
-    interned = True
-
-    def __init__(self, repo: git.Repository, rev: str, exclude: Iterable[str] = ()) -> None:
-        self.commit = git.resolve(repo, rev)
-        super().__init__(repo, git.ls_tree(repo, self.commit), git.TREE_SHA, exclude)
-
-
-class WorktreeSnapshot(Snapshot):
-    """Tracked files as they are on disk, plus files named explicitly (even untracked).
-
-    Symlinks are never followed: a symlink is not a regular file, its target
-    is never read, and a file reached through a symlinked folder that leaves
-    the repository is not read either.
-    """
-
-    def __init__(self, repo: git.Repository, exclude: Iterable[str] = (), extra: Iterable[str] = ()) -> None:
-        super().__init__(repo.root, exclude)
-        self.repo = repo
-        self._real_root = os.path.realpath(repo.root)
-        candidates = set(git.ls_worktree(repo))
-        candidates.update(p for p in (normalise_path(e) for e in extra) if p is not None)
-        self._candidates = sorted(candidates)
-        self._present: list[str] | None = None
-        self._regular: dict[str, None] | None = None
-        self._inside: dict[str, bool] = {}
-        self._blob_ids: dict[str, str] | None = None
-        self._last_read: tuple[str, bytes] | None = None
-        self._hash = hashlib.sha256 if git.object_format(repo) == "sha256" else hashlib.sha1
-
-    def _folder_inside(self, folder: str) -> bool:
-        """True when a repo-relative folder really is inside the repository (no symlink escape)."""
-        known = self._inside.get(folder)
-        if known is None:
-            real = os.path.realpath(self.root / folder) if folder else self._real_root
-            known = real == self._real_root or real.startswith(self._real_root + os.sep)
-            self._inside[folder] = known
-        return known
-
-    def _scan(self) -> None:
-        present: list[str] = []
-        regular: dict[str, None] = {}
-        root = str(self.root)  # plain strings: pathlib costs more than the lstat itself here
-        for path in self._candidates:
-            folder, _, _ = path.rpartition("/")
-            if not self._folder_inside(folder):
-                continue
-            try:
-                st = os.lstat(os.path.join(root, path))
-            except OSError:
-                continue
-            present.append(path)
-            if stat.S_ISREG(st.st_mode) and not self.excluded(path):
-                regular[path] = None
-        self._present, self._regular = present, regular
-
-    def _regular_files(self) -> dict[str, None]:
-        if self._regular is None:
-            self._scan()
-        assert self._regular is not None
-        return self._regular
-
-    def _entries(self) -> Iterable[str]:
-        if self._present is None:
-            self._scan()
-        assert self._present is not None
-        return self._present
-
-    def paths(self) -> list[str]:
-        return list(self._regular_files())
-
-    def read(self, path: str) -> bytes | None:
-        if self._last_read is not None and self._last_read[0] == path:
-            return self._last_read[1]
-        if path not in self._regular_files():
-            return None
-        try:
-            fd = os.open(self.root / path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
-        except OSError:
-            return None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            chunks = []
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        data = b"".join(chunks)
-        self._last_read = (path, data)
-        return data
-
-    def blob_id(self, path: str) -> str | None:
-        """Computed as git does (`sha1(b"blob <size>\\0" + data)`), so a cache entry is shared with the index.
-
-        A tracked file that git's stat check finds unchanged since it was
-        staged takes its id from the index: a warm full check then reads only
-        the files whose parse it does not have.
-        """
-        if self._blob_ids is None:
-            self._blob_ids = git.worktree_blob_ids(self.repo)
-        known = self._blob_ids.get(path)
-        if known is not None:
-            return known if path in self._regular_files() else None
-        data = self.read(path)
-        if data is None:
-            return None
-        digest = self._hash(b"blob %d\0" % len(data) + data).hexdigest()
-        self._blob_ids[path] = digest
-        return digest
+__all__ = [
+    "MODES", "PRE_COMMIT_ENV", "Change", "IndexSnapshot", "Selection", "Snapshot", "TreeSnapshot",
+    "WorktreeSnapshot", "default_mode", "normalise_path", "pre_commit_range", "select",
+]
 
 
 @dataclass
@@ -334,12 +59,35 @@ class Selection:
     mode: str
     #: one-line notes about named paths that were skipped (a symlink, a special file)
     notices: list[str] = field(default_factory=list)
+    #: the revision the change is compared with: HEAD for "staged", the base for "diff", else None
+    base: str | None = None
 
 
-def default_mode(environ: dict[str, str] | None = None) -> str:
-    """`staged` inside a pre-commit run (pre-commit sets PRE_COMMIT=1 for its hooks), else `all`."""
+def default_mode(environ: Mapping[str, str] | None = None) -> str:
+    """`staged` inside a pre-commit run (pre-commit sets PRE_COMMIT=1 for its hooks), `diff` when
+    that run is over a range (`--from-ref`/`--to-ref`), else `all`."""
     env = os.environ if environ is None else environ
-    return "staged" if env.get(PRE_COMMIT_ENV) == "1" else "all"
+    if env.get(PRE_COMMIT_ENV) != "1":
+        return "all"
+    return "diff" if pre_commit_range(env) is not None else "staged"
+
+
+def pre_commit_range(environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """(from, to) of a `pre-commit run --from-ref FROM --to-ref TO`, else None."""
+    env = os.environ if environ is None else environ
+    start, stop = (env.get(name, "").strip() for name in PRE_COMMIT_RANGE_ENV)
+    return (start, stop) if env.get(PRE_COMMIT_ENV) == "1" and start and stop else None
+
+
+def _hook_range(repo: git.Repository) -> str:
+    """The base of the pre-commit range; it must end at HEAD, which is what kbcheck checks out of."""
+    refs = pre_commit_range()
+    assert refs is not None
+    start, stop = refs
+    if git.resolve(repo, stop) != git.head_sha(repo):
+        raise UsageError(f"pre-commit asks for the range {start}...{stop}, but kbcheck checks ranges "
+                         f"that end at HEAD; check out {stop} first")
+    return start
 
 
 @dataclass
@@ -396,15 +144,9 @@ def _name_paths(repo: git.Repository, args: Iterable[str]) -> _Named:
     return named
 
 
-def _with_author(changes: Iterable[Change], author: str | None, label: str, commit: str | None) -> list[Change]:
-    return [replace(c, author=author, author_label=label, commit=commit) for c in changes]
-
-
 def _without_lines(repo: git.Repository, notices: list[str], exc: GitError) -> None:
     """A change's lines are unknown when a partial clone lacks old versions it cannot fetch:
     then every finding in the changed files is reported (as `--filter file`), with a notice."""
-    from kbcheck.digest.snapshots import is_partial_clone
-
     if not is_partial_clone(repo):
         raise exc
     notices.append(f"changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
@@ -429,13 +171,6 @@ def _range_lines(repo: git.Repository, notices: list[str], base: str) -> dict[st
         return None
 
 
-def _head_snapshot(repo: git.Repository) -> Snapshot:
-    """HEAD's tree; in a partial clone, files whose content is missing read as absent (never fetched)."""
-    from kbcheck.digest.snapshots import tree_snapshot
-
-    return tree_snapshot(repo, "HEAD")
-
-
 def select(
     repo: git.Repository,
     config: Config,
@@ -443,30 +178,39 @@ def select(
     mode: str | None,
     paths: list[str],
     rev: str | None,
-    cli_author: str | None,
+    net: bool = False,
 ) -> Selection:
-    """Build the selection for a `check` run (SPEC section 3).
+    """Build the selection for a `check` run.
 
     - `staged`: content from the index; reports on the staged added, modified
       and renamed files (deleted ones appear only in `changes`); with paths,
       on the named files as staged (pre-commit names the files it commits;
-      `pre-commit run --all-files` names every file).
+      `pre-commit run --all-files` names every file). While a merge is in
+      progress, `changes` holds only what differs from every merged commit.
     - `diff`: content at HEAD; reports on the files that the commits
       REV..HEAD changed and that still exist at HEAD; with paths, on the
-      named files at HEAD. Each change carries its own commit's author.
+      named files at HEAD. Each change carries its own commit and the author
+      that commit records; with `net`, `changes` is instead the net change
+      `REV...HEAD`, as a pull request shows it.
     - `all`: every tracked file as it is in the working tree.
-    - `paths` (no mode): the named files, and the files under named folders
-      (tracked, or untracked and not ignored), as they are on disk.
+    - `paths`: the named files, and the files under named folders (tracked,
+      or untracked and not ignored), as they are on disk.
+
+    With no mode: inside a pre-commit run `staged` (or `diff` from
+    `--from-ref` when pre-commit runs over a range), else `paths` when paths
+    are given, else `all`.
 
     With a mode, `changes` is always the whole staged change or range: KB007
     judges the commit, and pre-commit never names deleted paths or the old
     side of a rename. `exclude` removes files from the snapshot and the
     report, not from `changes`.
     """
-    from kbcheck.authors import author_for_email, resolve_run_author
-
     if mode is None:
-        mode = "paths" if paths else default_mode()
+        mode = default_mode()
+        if mode == "diff":
+            rev = _hook_range(repo)
+        elif mode == "all" and paths:
+            mode = "paths"
     if mode not in MODES:
         raise UsageError(f"unknown mode '{mode}'; expected one of {', '.join(MODES)}")
     if mode == "diff" and not rev:
@@ -475,6 +219,8 @@ def select(
         raise UsageError("--all checks every tracked file; give either --all or paths, not both")
     if mode == "paths" and not paths:
         raise UsageError("no paths given")
+    if net and mode != "diff":
+        raise UsageError("--actor judges the net change of a range: give it with --diff REV")
 
     named = _name_paths(repo, paths)
     exclude = config.exclude
@@ -495,18 +241,21 @@ def select(
 
     if mode == "staged":
         snapshot = IndexSnapshot(repo, exclude)
-        author, label = resolve_run_author(repo, config, cli_author)
         staged, added = _staged(repo, named.notices)
-        changes = _with_author(staged, author, label, None)
+        changes = git.staged_merge_only(repo, staged)
+        base = "HEAD" if git.head_sha(repo) is not None else None
     else:
         assert rev is not None
-        snapshot = _head_snapshot(repo)
-        changes = []
-        for commit in git.range_commits(repo, rev):
-            label = commit.author_email or commit.author_name or "an author with no email"
-            author = author_for_email(config, commit.author_email)
-            changes += _with_author(commit.changes, author, label, commit.sha)
+        snapshot = tree_snapshot(repo, "HEAD")
+        if net:
+            changes = [replace(c, range=f"{rev}...HEAD") for c in git.net_changes(repo, rev)]
+        else:
+            changes = [
+                replace(change, commit=commit.sha, recorded_author=commit.author_email or commit.author_name)
+                for commit in git.range_commits(repo, rev) for change in commit.changes
+            ]
         added = _range_lines(repo, named.notices, rev)
+        base = rev
 
     if paths:
         for arg, rel in named.missing:
@@ -519,4 +268,4 @@ def select(
     missing: frozenset[str] = getattr(snapshot, "missing", frozenset())
     named.notices += [f"{p}: skipped: content missing from this partial clone" for p in selected
                       if snapshot.blob_id(p) in missing]
-    return Selection(snapshot, selected, changes, added, mode, named.notices)
+    return Selection(snapshot, selected, changes, added, mode, named.notices, base)

@@ -35,7 +35,7 @@ def git_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRep
 
 @pytest.fixture(autouse=True)
 def read_only_promise(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Every CLI command a test runs writes nothing but what it is documented to write (SPEC section 8).
+    """Every CLI command a test runs writes nothing but what it is documented to write (`docs/architecture.md`).
 
     Each command is wrapped to hash its repository before and after; see
     `tests/readonly.py`. Tests that run no CLI command pay only the wrapping.

@@ -1,4 +1,4 @@
-"""The read-only promise (SPEC section 8) as a guard around every CLI command a test runs.
+"""The read-only promise (`docs/architecture.md`) as a guard around every CLI command a test runs.
 
 `guard_cli` wraps each `cmd_*` handler of `kbcheck.cli` (looked up by name
 when `main` builds its parser, so tests that imported `main` are covered too).
@@ -9,7 +9,10 @@ other than the ones that command is documented to write:
 - every command: its own cache under the git dir (`<git dir>/kbcheck/`);
 - `baseline update`: the configured baseline file;
 - `init`: `.kbcheck.toml`;
-- `digest --output FILE`: FILE.
+- `digest --output FILE`: FILE;
+- `check --fix` (without `--diff`): the files git tracks in the work tree,
+  in place (a new file, such as a leftover temporary one, is still caught,
+  and so is any change under the git dir, the index included).
 
 A leftover temporary file of an atomic write is a new file, so it is caught
 too. Only repositories under pytest's temporary folder are hashed: a test
@@ -163,6 +166,9 @@ class Guard:
             allow(Path.cwd() / ".kbcheck.toml")
         elif command == "cmd_digest" and getattr(args, "output", None):
             allow(Path(args.output))
+        elif command == "cmd_check" and getattr(args, "fix", False) and getattr(args, "rev", None) != "":
+            for path in _tracked(work_tree):
+                allow(work_tree / path)
         return allowed
 
     def wrap(self, name: str, handler: Callable[..., int]) -> Callable[..., int]:
@@ -194,6 +200,14 @@ def _configured_baseline(root: Path, config_file: str | None) -> str:
         return load_config(root, config_file).baseline
     except KbcheckError:
         return ".kbcheck/baseline.json"
+
+
+def _tracked(work_tree: Path) -> list[str]:
+    """The paths git tracks in this work tree (what `--fix` may rewrite)."""
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=work_tree, capture_output=True, check=False)
+    return [p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
 def guard_cli(monkeypatch: Any, base: Path) -> Guard:

@@ -1,4 +1,4 @@
-"""Who the author of a run is, and where a role may write (SPEC section 5)."""
+"""Who the author of a run is, and where a role may write (`docs/configuration.md`)."""
 
 from __future__ import annotations
 

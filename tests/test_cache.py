@@ -5,12 +5,22 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import pickle
 from pathlib import Path
 
 import pytest
 
-from kbcheck.cache import FORMAT, LOCK_NAME, MAX_PER_SHARD, BlobCache, cache_root, clear_cache, shard_of
+from kbcheck.cache import (
+    FORMAT,
+    LOCK_NAME,
+    MAX_PER_SHARD,
+    SUFFIX,
+    BlobCache,
+    cache_root,
+    clear_cache,
+    pack_shard,
+    shard_of,
+    unpack_shard,
+)
 
 
 def blob(n: int, prefix: str = "") -> str:
@@ -43,7 +53,7 @@ def test_round_trip_through_disk(git_dir: Path) -> None:
     assert fresh.get(blob(3), "repo") is None  # another key is another entry
     assert fresh.get(blob(999), "paper") is None
     shards = files_under(cache_root(git_dir))
-    assert shards and all(p.parent == cache_root(git_dir) / "card" and p.suffix == ".pickle" for p in shards)
+    assert shards and all(p.parent == cache_root(git_dir) / "card" and p.suffix == SUFFIX for p in shards)
     assert {p.stem for p in shards} == {shard_of(b) for b in values}
 
 
@@ -78,20 +88,24 @@ def test_entries_of_another_version_are_ignored(git_dir: Path) -> None:
     assert BlobCache(git_dir, "doc", "0.9").get(blob(1)) is None
 
 
+_GOOD = pack_shard("1.0", "doc", {"x": b"\xe9\x01\x00\x00\x00"})
+
+
 @pytest.mark.parametrize("content", [
     b"",
-    b"garbage, not a pickle at all",
-    pickle.dumps({"magic": "kbcheck-blob-cache", "format": 1, "version": "1.0", "namespace": "doc",
-                  "entries": {"x": 1}})[:-7],                                        # truncated
-    pickle.dumps(["a", "foreign", "list"]),                                          # foreign shape
-    pickle.dumps({"magic": "something-else", "entries": {}}),                         # foreign dict
-    pickle.dumps({"magic": "kbcheck-blob-cache", "format": FORMAT, "version": "1.0", "namespace": "card",
-                  "entries": {}}),                                                   # another namespace
-    b"\x80\x05\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0cno_such_mod\x94\x8c\x01X\x94\x93\x94.",  # missing class
+    b"garbage, not a shard at all",
+    _GOOD[:-3],                                                                      # truncated
+    _GOOD[:-1] + b"\x02",                                                            # corrupted
+    _GOOD.replace(b"kbcheck-cache", b"kbcheck-other", 1),                            # foreign magic
+    _GOOD.replace(f" {FORMAT} ".encode(), b" 1 ", 1),                                # older format
+    pack_shard("1.0", "card", {}),                                                   # another namespace
+    b"kbcheck-cache 3 0123456789abcdef0123456789abcdef\n" + _GOOD.split(b"\n", 1)[1],  # forged checksum
+    # a pickle that would run code when loaded: never unpickled
+    b"\x80\x05\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x0cno_such_mod\x94\x8c\x01X\x94\x93\x94.",
 ])
 def test_corrupt_shard_is_ignored_and_rebuilt(git_dir: Path, content: bytes) -> None:
     blob_id = blob(7)
-    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}.pickle"
+    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}{SUFFIX}"
     shard.parent.mkdir(parents=True)
     shard.write_bytes(content)
     cache = BlobCache(git_dir, "doc", "1.0")
@@ -103,7 +117,7 @@ def test_corrupt_shard_is_ignored_and_rebuilt(git_dir: Path, content: bytes) -> 
 
 def test_unreadable_shard_is_a_cold_cache(git_dir: Path) -> None:
     blob_id = blob(8)
-    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}.pickle"
+    shard = cache_root(git_dir) / "doc" / f"{shard_of(blob_id)}{SUFFIX}"
     shard.mkdir(parents=True)  # a folder where a shard should be
     cache = BlobCache(git_dir, "doc", "1.0")
     assert cache.get(blob_id) is None
@@ -130,8 +144,8 @@ def test_flush_writes_only_dirty_shards_atomically(git_dir: Path) -> None:
     cache.put(first, 1)
     cache.put(second, 2)
     cache.flush()
-    shard_a = cache_root(git_dir) / "doc" / f"{shard_of('aa')}.pickle"
-    shard_b = cache_root(git_dir) / "doc" / f"{shard_of('bb')}.pickle"
+    shard_a = cache_root(git_dir) / "doc" / f"{shard_of('aa')}{SUFFIX}"
+    shard_b = cache_root(git_dir) / "doc" / f"{shard_of('bb')}{SUFFIX}"
     os.utime(shard_b, (1, 1))
     reader = BlobCache(git_dir, "doc", "1.0")
     assert reader.get(second) == 2
@@ -140,7 +154,7 @@ def test_flush_writes_only_dirty_shards_atomically(git_dir: Path) -> None:
     assert os.stat(shard_b).st_mtime == 1  # loaded but clean: not rewritten
     assert BlobCache(git_dir, "doc", "1.0").get(blob(3, "aa")) == 3
     assert BlobCache(git_dir, "doc", "1.0").get(first) == 1
-    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('aa')}.pickle", f"{shard_of('bb')}.pickle"]  # no temp files
+    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('aa')}{SUFFIX}", f"{shard_of('bb')}{SUFFIX}"]  # no temp files
     assert shard_a.exists()
 
 
@@ -173,13 +187,13 @@ def test_concurrent_flushes_neither_corrupt_nor_lose_entries(git_dir: Path) -> N
     for process in workers:
         process.join(60)
         assert process.exitcode == 0
-    shard = cache_root(git_dir) / "doc" / f"{shard_of('dd')}.pickle"
-    payload = pickle.loads(shard.read_bytes())
-    assert payload["magic"] == "kbcheck-blob-cache"
-    entries = payload["entries"]
-    assert all(value[0] == "worker" and len(value) == 200 for value in entries.values())
+    shard = cache_root(git_dir) / "doc" / f"{shard_of('dd')}{SUFFIX}"
+    stored = unpack_shard(shard.read_bytes())
+    assert stored is not None and stored[:2] == ("1.0", "doc")
+    entries = stored[2]
+    assert all(isinstance(value, bytes) for value in entries.values())
     assert len(entries) == 3 * 30 * 20  # the lock: no writer lost another's entries
-    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('dd')}.pickle"]
+    assert [p.name for p in files_under(cache_root(git_dir))] == [f"{shard_of('dd')}{SUFFIX}"]
     assert (cache_root(git_dir) / "doc" / LOCK_NAME).is_file()
 
 
@@ -203,9 +217,11 @@ def test_bad_blob_ids_are_not_cached(git_dir: Path) -> None:
     assert not cache_root(git_dir).exists()
 
 
-def test_unpicklable_value_is_skipped(git_dir: Path) -> None:
+def test_a_value_that_is_not_plain_data_is_skipped(git_dir: Path) -> None:
     cache = BlobCache(git_dir, "doc", "1.0")
     cache.put(blob(1, "ff"), lambda: None)
+    cache.put(blob(2, "ff"), (lambda: None).__code__)  # marshal would write a code object
+    cache.put(blob(3, "ff"), {"nested": [object()]})
     cache.flush()  # no exception, no temp file left behind
     assert files_under(cache_root(git_dir)) == []
 

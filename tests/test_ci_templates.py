@@ -81,11 +81,13 @@ def test_hook_manifest_is_valid_for_pre_commit() -> None:
 
     hooks = {hook["id"]: hook for hook in load_manifest(str(HOOKS_MANIFEST))}
     assert set(hooks) == {"kbcheck", "kbcheck-write-scope"}
-    assert hooks["kbcheck"]["entry"] == "kbcheck check --staged"
-    assert hooks["kbcheck-write-scope"]["entry"] == "kbcheck check --staged --select KB007"
+    # no mode: kbcheck takes it from pre-commit's environment (a commit, --all-files, a range)
+    assert hooks["kbcheck"]["entry"] == "kbcheck check"
+    assert hooks["kbcheck"]["pass_filenames"] is True
+    assert hooks["kbcheck-write-scope"]["entry"] == "kbcheck check --select KB007"
+    assert hooks["kbcheck-write-scope"]["pass_filenames"] is False
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["pass_filenames"] is False
         # a commit that only deletes someone else's file must still run KB007
         assert hook["always_run"] is True
         assert hook["require_serial"] is True
@@ -117,7 +119,8 @@ def shell_text(path: Path) -> str:
 
 def kbcheck_commands(text: str, base_sha: str = "0123abcd") -> list[list[str]]:
     """Every `kbcheck ...` command line, shell variables replaced by sample values."""
-    samples = {"$BASE": "origin/main", "$FORMAT": "github", "$CI_MERGE_REQUEST_DIFF_BASE_SHA": base_sha}
+    samples = {"$BASE": "origin/main", "$FORMAT": "github", "$CI_MERGE_REQUEST_DIFF_BASE_SHA": base_sha,
+               "$ACTOR": "tom-gh", "$GITLAB_USER_LOGIN": "tom-gh"}
     commands = []
     for match in re.finditer(r"(?<![\w/-])kbcheck ((?:check|digest|baseline)\b[^\n|>&;]*)", text):
         line = match.group(1)
@@ -178,7 +181,7 @@ def steps_of(job: Any) -> list[Any]:
 def test_github_workflow_checks_pull_requests_and_proposes_a_baseline_nightly() -> None:
     workflow = load(WORKFLOW)
     triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads `on` as true
-    assert isinstance(triggers, dict) and {"pull_request", "schedule"} <= set(triggers)
+    assert isinstance(triggers, dict) and {"pull_request", "push", "schedule"} <= set(triggers)
     jobs = workflow["jobs"]
     assert isinstance(jobs, dict)
     check, nightly = jobs["check"], jobs["nightly"]
@@ -186,12 +189,13 @@ def test_github_workflow_checks_pull_requests_and_proposes_a_baseline_nightly() 
     check_steps = steps_of(check)
     assert check_steps[0]["uses"].startswith("actions/checkout@") and check_steps[0]["with"]["fetch-depth"] == 0
     runs = "\n".join(str(step.get("run", "")) for step in check_steps)
-    assert 'kbcheck check --diff "$BASE" --filter added --format github' in runs
+    assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --filter added --format github' in runs
     assert "--format sarif > kbcheck.sarif" in runs
+    assert check["env"]["ACTOR"] == "${{ github.event.pull_request.user.login }}"
     assert check["env"]["BASE"] == "origin/${{ github.base_ref }}"
     upload = next(step for step in check_steps if str(step.get("uses", "")).startswith("github/codeql-action/upload-sarif@"))
     assert upload["with"]["sarif_file"] == "kbcheck.sarif"
-    assert 'head -c 1000000 kbcheck-digest.md >> "$GITHUB_STEP_SUMMARY"' in runs
+    assert 'GITHUB_STEP_SUMMARY' in runs
     assert 'kbcheck digest --since "$BASE"' in runs
     nightly_steps = steps_of(nightly)
     nightly_runs = "\n".join(str(step.get("run", "")) for step in nightly_steps)
@@ -207,7 +211,8 @@ def test_gitlab_job_writes_the_code_quality_report_it_declares() -> None:
     assert isinstance(job, dict)
     script = "\n".join(job["script"])
     report = job["artifacts"]["reports"]["codequality"]
-    assert f'kbcheck check --diff "$CI_MERGE_REQUEST_DIFF_BASE_SHA" --format gitlab > {report}' in script
+    assert (f'kbcheck check --diff "$CI_MERGE_REQUEST_DIFF_BASE_SHA" --actor "$GITLAB_USER_LOGIN" --format gitlab '
+            f'> {report}') in script
     assert job["variables"]["GIT_DEPTH"] == "0"
     assert job["artifacts"]["when"] == "always"
     assert "kbcheck-digest.md" in job["artifacts"]["paths"]
@@ -216,11 +221,12 @@ def test_gitlab_job_writes_the_code_quality_report_it_declares() -> None:
 
 def test_action_installs_itself_and_runs_the_check() -> None:
     action = load(ACTION)
-    assert set(action["inputs"]) == {"base", "format", "python-version"}
+    assert set(action["inputs"]) == {"base", "actor", "format", "output", "python-version"}
     runs = action["runs"]
     assert isinstance(runs, dict) and runs["using"] == "composite"
     scripts = "\n".join(str(step.get("run", "")) for step in runs["steps"])
     assert 'pip install --disable-pip-version-check "$GITHUB_ACTION_PATH"' in scripts
+    assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --format "$FORMAT"' in scripts
     assert 'kbcheck check --diff "$BASE" --format "$FORMAT"' in scripts
     assert 'kbcheck check --all --format "$FORMAT"' in scripts
 
@@ -283,7 +289,7 @@ def test_ci_run_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pyte
     assert result.returncode == expected, result.stderr
     calls = log.read_text(encoding="utf-8").splitlines()
     assert calls[0].startswith("python3 -m venv ")
-    assert calls[1:] == ["pip install -e .[test]", "python -m ruff check kbcheck tests bench", "python -m mypy",
+    assert calls[1:] == ["pip install -e .[test]", "python -m ruff check", "python -m mypy",
                          "python -m pytest"]
     assert ("collected no tests" in result.stderr) == (pytest_status == 5)
     assert [p for p in tmp_path.iterdir() if p.name != "bin"] == []  # the temporary venv is gone

@@ -1,4 +1,4 @@
-"""What counts as a citation (SPEC section 1 "Citations"), in prose and in a whole knowledge base."""
+"""What counts as a citation (`docs/rules.md`), in prose and in a whole knowledge base."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Claim numbers (SPEC section 1 "Quantitative claims"): what is one, its value, its card field, its column."""
+"""Claim numbers (KB005 in `docs/rules.md`): what is one, its value, its card field, its column."""
 
 from __future__ import annotations
 

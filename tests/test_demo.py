@@ -105,3 +105,13 @@ def test_example_root_is_the_checkout_copy_here() -> None:
     assert (root / demo.LIVING_DOCUMENT).is_file()
     assert (root / demo.JAY_BRIEF).is_file()
     assert not (root / demo.TOM_BRIEF).exists()  # tom writes it during the demo
+
+
+def test_demo_shows_where_a_paper_belongs(quiet_place: Path) -> None:
+    out = io.StringIO()
+    assert demo.run_demo(out) == 0
+    text = out.getvalue()
+    assert "$ kbcheck suggest organized/paper_cards/1695-2610-02076.md --top 2" in text
+    after = text.split("$ kbcheck suggest", 1)[1]
+    assert re.search(r"^  0\.\d\d  organized/knowledge/inference\.md:21  §3\.1 调度理论与路由$", after, re.M)
+    assert "Suggested place" in text

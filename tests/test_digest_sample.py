@@ -1,4 +1,4 @@
-"""The digest re-creates the eight items of the hand-written sample brief (`shared/sample-brief.zh.md`).
+"""The digest re-creates the eight items of the hand-written sample brief (`tests/fixtures/sample-brief.zh.md`).
 
 A scripted history: a base commit holding the living document and the older
 cards, then a commit with the eight changes the sample brief consumed. The
@@ -292,7 +292,8 @@ def test_json_item_fields_are_exactly_the_spec(sample: tuple[GitRepo, str, str])
                                   "citable_ids", "counts"]
     for item in document["items"]:
         assert list(item) == ["path", "kind", "change", "old_path", "class", "reason", "ids", "changed_fields",
-                              "living_doc", "cited_no_entry", "meta_only", "warnings"]
+                              "living_doc", "cited_no_entry", "meta_only", "warnings",
+                              "suggested_sections", "related"]
         assert set(item["living_doc"]) == {"in_references", "entry_mentions", "meta_mentions", "sections", "per_id"}
 
 
@@ -341,10 +342,8 @@ def test_language_defaults_to_the_config(sample: tuple[GitRepo, str, str]) -> No
 
 
 def test_sample_brief_is_present_for_reference() -> None:
-    """The shape above comes from the shared sample brief; keep an eye on its headings."""
-    shared = Path(__file__).resolve().parents[1].parent / "shared" / "sample-brief.zh.md"
-    if not shared.is_file():
-        pytest.skip("shared/sample-brief.zh.md is not beside the repository")
-    text = shared.read_text(encoding="utf-8")
+    """The shape above comes from the sample brief; keep an eye on its headings."""
+    sample = Path(__file__).resolve().parent / "fixtures" / "sample-brief.zh.md"
+    text = sample.read_text(encoding="utf-8")
     for label in ("增量条数：", "来源", "要点", "值得警惕之处", "复查项", "值得警惕的矛盾 / 待核实清单", "可引用的 arXiv 号列表", "证据边界"):
         assert label in text

@@ -1,4 +1,4 @@
-"""Normal forms of arXiv ids, DOIs and repos (SPEC section 1 "Citations", section 4 "Ids")."""
+"""Normal forms of arXiv ids, DOIs and repos (`docs/output.md`)."""
 
 from __future__ import annotations
 

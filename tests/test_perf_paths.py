@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from kbcheck import engine, parallel
+from kbcheck.cache import SUFFIX, pack_shard, unpack_shard
 from kbcheck.cli import main
 from kbcheck.model import citations
 from kbcheck.model.cards import parse_card
@@ -245,12 +246,14 @@ def test_broken_cache_entries_are_misses(git_repo, monkeypatch: pytest.MonkeyPat
     git_repo.commit_all("kb")
     expected = _check(git_repo.path, monkeypatch, "--all")
     cache = git_repo.path / ".git" / "kbcheck" / "cache"
-    shards = list(cache.rglob("*.pickle"))
+    shards = list(cache.rglob(f"*{SUFFIX}"))
     assert shards
     for shard in shards:
-        payload = pickle.loads(shard.read_bytes())
-        payload["entries"] = {key: b"\x80not a pickle" for key in payload["entries"]}
-        shard.write_bytes(pickle.dumps(payload))
+        stored = unpack_shard(shard.read_bytes())
+        assert stored is not None
+        version, namespace, entries = stored
+        broken = {key: b"\xffnot marshalled data" for key in entries}
+        shard.write_bytes(pack_shard(version, namespace, broken))
     assert _check(git_repo.path, monkeypatch, "--all") == expected
     assert _check(git_repo.path, monkeypatch, "--all") == expected  # and rebuilt
 
@@ -279,8 +282,10 @@ def test_unstaged_edits_are_read_from_disk(git_repo, monkeypatch: pytest.MonkeyP
 
 def _index_entries(root: Path) -> dict[str, bytes]:
     entries: dict[str, bytes] = {}
-    for shard in (root / ".git" / "kbcheck" / "cache" / "index").glob("*.pickle"):
-        entries.update((k, v) for k, v in pickle.loads(shard.read_bytes())["entries"].items() if isinstance(v, bytes))
+    for shard in (root / ".git" / "kbcheck" / "cache" / "index").glob(f"*{SUFFIX}"):
+        stored = unpack_shard(shard.read_bytes())
+        assert stored is not None
+        entries.update((k, v) for k, v in stored[2].items() if isinstance(marshal.loads(v), dict))  # not the list of recent ones
     return entries
 
 

@@ -198,6 +198,10 @@ def test_deleting_another_writers_file_is_blocked(knowledge_base: KnowledgeBase,
 
 def test_the_write_scope_hook_runs_only_kb007(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
     repo = knowledge_base.repo
+    # KB004 needs paper cards to compare with (with none, it gives one notice): a maintainer's card
+    repo.write("organized/paper_cards/0001-2610-02076.md", '---\narxiv: "2610.02076"\ntitle: "A paper"\n---\n')
+    repo.stage("organized/paper_cards/0001-2610-02076.md")
+    repo.git("commit", "--no-verify", "-q", "-m", "maintainer: a paper card")
     repo.write("inbox/tom/new.md", UNKNOWN_PAPER_BRIEF)
     repo.stage("inbox/tom/new.md")
     scope = knowledge_base.pre_commit("run", "kbcheck-write-scope")
@@ -299,3 +303,76 @@ def test_plain_hook_blocks_when_kbcheck_is_missing(plain_hooked: KnowledgeBase, 
     assert result.returncode == 1
     assert "kbcheck: not installed" in result.stderr
     assert "KBCHECK_SKIP=1" in result.stderr
+
+
+# -- pre-commit over every file and over a range (what CI and pre-commit.ci run) ----------------
+def commit_unknown_paper_brief(knowledge_base: KnowledgeBase) -> None:
+    """A brief with a KB004 error, committed past the hooks: nothing is staged afterwards."""
+    repo = knowledge_base.repo
+    repo.write("inbox/tom/2026-10-30-brief.md", UNKNOWN_PAPER_BRIEF)
+    repo.stage("inbox/tom/2026-10-30-brief.md")
+    repo.commit("tom: brief", author="tom")
+
+
+def test_run_all_files_checks_every_file(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
+    commit_unknown_paper_brief(knowledge_base)
+    everything = run([str(hook_environment / "kbcheck"), "check", "--all"], knowledge_base.repo.path,
+                     knowledge_base.env)
+    assert everything.returncode == 1 and "KB004" in everything.stdout
+    result = knowledge_base.pre_commit("run", "kbcheck", "--all-files")
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert "inbox/tom/2026-10-30-brief.md" in result.stdout and "KB004" in result.stdout
+    assert "2610.99999" in result.stdout
+    assert "in 0 files" not in result.stdout
+
+
+def test_run_all_files_passes_a_clean_knowledge_base(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
+    result = knowledge_base.pre_commit("run", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_run_over_a_range_judges_its_commits(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
+    repo = knowledge_base.repo
+    repo.branch("tom/work")
+    repo.checkout("tom/work")
+    repo.write("inbox/jay/x.md", "# jay\n\ntom was here\n")
+    repo.stage("inbox/jay/x.md")
+    sha = repo.commit("tom: into jay's inbox", author="tom")
+    for hook in ("kbcheck", "kbcheck-write-scope"):
+        result = knowledge_base.pre_commit("run", hook, "--from-ref", "main", "--to-ref", "HEAD")
+        assert result.returncode != 0, result.stdout + result.stderr
+        assert f"commit {sha[:12]} modifies inbox/jay/x.md" in result.stdout
+
+
+def test_run_over_a_range_passes_a_writer_in_his_inbox(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
+    repo = knowledge_base.repo
+    repo.branch("tom/work")
+    repo.checkout("tom/work")
+    repo.write("inbox/tom/x.md", CLEAN_BRIEF)
+    repo.stage("inbox/tom/x.md")
+    repo.commit("tom: brief", author="tom")
+    result = knowledge_base.pre_commit("run", "--from-ref", "main", "--to-ref", "HEAD")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_run_over_a_range_must_end_at_head(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:
+    repo = knowledge_base.repo
+    repo.branch("before")
+    repo.write("inbox/tom/x.md", CLEAN_BRIEF)
+    repo.stage("inbox/tom/x.md")
+    repo.commit("tom: brief", author="tom")
+    at_head = knowledge_base.pre_commit("run", "kbcheck", "--from-ref", "before", "--to-ref", "main")
+    assert at_head.returncode == 0, at_head.stdout + at_head.stderr  # main is HEAD: fine
+    elsewhere = knowledge_base.pre_commit("run", "kbcheck", "--from-ref", "HEAD~1", "--to-ref", "before",
+                                          "--files", "inbox/jay/x.md")
+    assert elsewhere.returncode != 0
+    assert "kbcheck checks ranges that end at HEAD; check out before first" in elsewhere.stdout
+
+
+def test_try_repo_all_files_checks_every_file(knowledge_base: KnowledgeBase, hook_environment: Path,
+                                              hook_source: HookSource) -> None:
+    commit_unknown_paper_brief(knowledge_base)
+    result = knowledge_base.pre_commit("try-repo", str(hook_source.path), "kbcheck", "--ref", hook_source.sha,
+                                       "--all-files")
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert "KB004" in result.stdout and "2610.99999" in result.stdout

@@ -1,4 +1,4 @@
-"""The read-only promise (SPEC section 8): kbcheck never changes a checked file.
+"""The read-only promise (`docs/architecture.md`): kbcheck never changes a checked file.
 
 Only `baseline update`, `init`, `digest --output` and the cache under the git
 dir write, and each writes atomically (a temporary file, then a rename). The
@@ -82,7 +82,7 @@ def test_check_writes_only_its_cache_under_the_git_dir(kb: GitRepo) -> None:
     written = changed(before, tree_state(kb.path))
     assert written and all(p.startswith(".git/kbcheck/cache/") for p in written)
     # shards and the writers' lock files, no temporary file left behind
-    assert all(p.endswith(".pickle") or p.endswith(f"/{LOCK_NAME}") for p in written)
+    assert all(p.endswith(".shard") or p.endswith(f"/{LOCK_NAME}") for p in written)
     assert cache.is_dir()
 
 
@@ -138,7 +138,7 @@ def test_a_linked_worktree_keeps_the_cache_in_the_shared_git_dir(kb: GitRepo, tm
     assert run("check", "--all")[0] in (0, 1)
     assert changed(before[0], tree_state(worktree)) == []
     assert changed(before[1], tree_state(kb.path / ".git" / "worktrees")) == []
-    assert any((kb.path / ".git" / "kbcheck" / "cache").rglob("*.pickle"))
+    assert any((kb.path / ".git" / "kbcheck" / "cache").rglob("*.shard"))
 
 
 # -- atomic writes --------------------------------------------------------------------------------

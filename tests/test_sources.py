@@ -9,6 +9,7 @@ import pytest
 from gitrepo import GitRepo
 
 from kbcheck import git
+from kbcheck.authors import judged_as
 from kbcheck.config import Author, Config
 from kbcheck.errors import GitError, UsageError
 from kbcheck.sources import (
@@ -37,7 +38,8 @@ def repo(git_repo: GitRepo):
 
 def run_select(repo: git.Repository, mode: str | None = None, paths: list[str] | None = None,
                rev: str | None = None, config: Config = CONFIG, author: str | None = None):
-    return select(repo, config, mode=mode, paths=paths or [], rev=rev, cli_author=author)
+    selection = select(repo, config, mode=mode, paths=paths or [], rev=rev)
+    return judged_as(repo, config, selection, cli_author=author)
 
 
 # -- paths -------------------------------------------------------------------------------
@@ -403,10 +405,11 @@ import json, sys
 from pathlib import Path
 from kbcheck.config import Config
 from kbcheck.git import open_repository
+from kbcheck.authors import judged_as
 from kbcheck.sources import select
 
 with open_repository(Path.cwd()) as repo:
-    selection = select(repo, Config(), mode=None, paths=[], rev=None, cli_author=None)
+    selection = judged_as(repo, Config(), select(repo, Config(), mode=None, paths=[], rev=None))
     report = {{"mode": selection.mode, "paths": selection.paths,
               "content": {{p: selection.snapshot.read(p).decode() for p in selection.paths}},
               "changes": [[c.status, c.path, c.author_label] for c in selection.changes]}}

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kbcheck import git
+from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
 from kbcheck.digest.items import diff_items, is_own, manifest_items, read_text
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
+from kbcheck.digest.placement import Neighbourhood, backfill_reason, linked_files, merge_actions
 from kbcheck.digest.relation import (
     item_status,
     living_documents,
@@ -23,9 +26,13 @@ from kbcheck.digest.relation import (
     section_count,
     touched_sections,
 )
-from kbcheck.digest.snapshots import missing_blobs, tree_snapshot
+from kbcheck.engine import RunOptions, check
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.rules import all_rules
+from kbcheck.snapshots import missing_blobs, tree_snapshot
+from kbcheck.sources import Selection
+from kbcheck.suggest import Suggester
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -36,17 +43,11 @@ if TYPE_CHECKING:
 
 def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
     """One cache per namespace for both revisions: a card unchanged between them is parsed once."""
-    from kbcheck.cache import repository_cache
-
     return repository_cache(repo)
 
 
 def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
     """Every finding (no KB007, no baseline) located in `paths` of this snapshot."""
-    from kbcheck.engine import RunOptions, check
-    from kbcheck.rules import all_rules
-    from kbcheck.sources import Selection
-
     present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None)
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
@@ -93,8 +94,6 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
 def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
                  manifest: str | None = None, manifest_paths: list[str] | None = None) -> Digest:
     """The digest of `base..head` (full shas), or of the paths a manifest lists."""
-    from kbcheck import git
-
     missing = missing_blobs(repo, [base, head])
     caches = _shared_caches(repo)
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
@@ -123,8 +122,12 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     base_prints = {f.fingerprint for f in base_findings}
 
     index = FindingIndex(head_findings)
+    head_date = git.commit_date(repo, head)
     for item in items:
         item.status = item_status(item.ids, statuses)
+        backfilled = backfill_reason(head_kb, item, config, head_date, lang)
+        if backfilled is not None:
+            item.backfilled, item.reason = True, backfilled
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
         if item.note:
@@ -133,6 +136,17 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
                  stale=stale_numbers(item, index.about, lang))
         item.warnings = [*item.cautions, *(finding_line(f) for f in index.concerning(item))]
+
+    increments = [i for i in items if i.cls == INCREMENT]
+    if increments:
+        suggester = Suggester(head_kb)
+        neighbourhood = Neighbourhood(head_kb)
+        for item in increments:
+            item.suggested_sections = suggester.suggest(item.path)
+            item.related = neighbourhood.related(item, linked_files(head_kb, item.path), lang)
+            clashes = neighbourhood.clashes(item, lang)
+            item.cautions.extend(clashes)
+            item.warnings[:0] = clashes
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
     ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)
@@ -150,15 +164,16 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 titles.setdefault(cited.id, card.title)
             elif item.kind == PAPER and item.ids and item.ids[0] == cited:
                 titles.setdefault(cited.id, item.title)
-    head_kb.flush()  # the caches are shared: one flush writes what both revisions parsed
+    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed
     notices = list(dict.fromkeys([*base_kb.notices, *head_kb.notices]))
     notices += [f"{i.path}: {i.note}" for i in ordered if i.note and f"{i.path}: {i.note}" not in notices]
     return Digest(
-        base=base, head=head, base_date=git.commit_date(repo, base), head_date=git.commit_date(repo, head),
+        base=base, head=head, base_date=git.commit_date(repo, base), head_date=head_date,
         items=ordered,
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
+        merge_actions=merge_actions(head_kb, ordered, [f for f in head_findings if f.path in set(head_docs)], lang),
     )
 
 

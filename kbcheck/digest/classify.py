@@ -1,4 +1,4 @@
-"""Increment, review or living-doc: the table of SPEC section 4, first row that fits.
+"""Increment, review or living-doc: the first row of this table that fits.
 
 | situation                                              | class      |
 |--------------------------------------------------------|------------|
@@ -7,6 +7,7 @@
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
 | card whose category is outside scope-categories        | review     |
+| new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
 | added, every id already has entry mentions             | review     |
@@ -134,6 +135,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
           and item.category not in config.scope_categories):
         item.cls = REVIEW
         item.reason = say(lang, "out_of_scope", category=item.category, scope=join(lang, config.scope_categories))
+    elif item.backfilled:
+        item.cls = REVIEW  # the reason was set when the card was found to be back-filled
     elif item.volatile_only and not gap:
         parts = [say(lang, "refresh", fields=fields)]
         if total.sections:

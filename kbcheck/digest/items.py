@@ -20,6 +20,7 @@ from kbcheck.errors import UsageError
 from kbcheck.model.cards import PAPER, REPO, split_frontmatter
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
 from kbcheck.sources import Change, normalise_path
+from kbcheck.suggest.interim import file_title, frontmatter, wikilink_text
 
 #: changes under this folder are kbcheck's own (the baseline): never items
 OWN_FOLDER = ".kbcheck/"
@@ -160,11 +161,14 @@ def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
 
 
 def _prose(kb: KnowledgeBase, path: str, *, headings: bool = False) -> list[str]:
-    """The text of a document's paragraphs, items and rows (or of its headings)."""
+    """The text of a document's paragraphs, items and rows (or of its headings), as read:
+    frontmatter is metadata, never text, and a link reads as its text."""
     doc = kb.document(path)
     if doc is None:
         return []
-    return [b.text for b in doc.blocks if (b.kind == "heading") == headings and b.text.strip()]
+    body_line = frontmatter(kb.text(path) or "")[1]
+    return [wikilink_text(b.text) for b in doc.blocks
+            if b.line >= body_line and (b.kind == "heading") == headings and b.text.strip()]
 
 
 def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
@@ -193,8 +197,8 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
         return
     prose = _prose(kb, path)
     headings = _prose(kb, path, headings=True)
-    if headings:
-        item.title = _one_line(headings[0], 80)
+    fields = frontmatter(kb.text(path) or "")[0]
+    item.title = _one_line(file_title(fields, headings[0] if headings else None, path), 80)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
     content = [text for text in prose if not _BYLINE.match(text)] or prose
     if content:
@@ -319,12 +323,16 @@ def load_manifest(file: str, root: Path) -> list[str]:
     string or an object with a `path` string. Paths are repo-relative (an
     absolute path inside the repository is accepted); one outside is an error.
     """
+    from kbcheck.errors import KbcheckError
+    from kbcheck.files import read_regular
+
     try:
-        data = Path(file).read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"manifest {file} not found") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read manifest {file}: {exc.strerror or exc}") from None
+        found = read_regular(Path(file), f"manifest {file}", follow=True)  # never blocks on a FIFO
+    except KbcheckError as exc:
+        raise UsageError(str(exc)) from None
+    if found is None:
+        raise UsageError(f"manifest {file} not found")
+    data = found
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:

@@ -6,9 +6,12 @@ Renderers (markdown, JSON) only read these; nothing here knows about git.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kbcheck.findings import Finding
+
+if TYPE_CHECKING:
+    from kbcheck.suggest.rank import Suggestion
 
 INCREMENT, REVIEW, LIVING_DOC = "increment", "review", "living-doc"
 CLASSES = (INCREMENT, REVIEW, LIVING_DOC)
@@ -127,8 +130,14 @@ class Item:
     status: ItemStatus | None = None
     #: card cautions (abstract only, few citations, mismatched counts, refresh not new)
     cautions: list[str] = field(default_factory=list)
-    #: the cautions, then the section 2 findings that concern the item
+    #: the cautions, then the rule findings that concern the item
     warnings: list[str] = field(default_factory=list)
+    #: for an increment: the living documents' sections it most likely belongs to
+    suggested_sections: list[Suggestion] = field(default_factory=list)
+    #: guides, cards and briefs about the same thing
+    related: list[Related] = field(default_factory=list)
+    #: a new paper card of a years-old paper: the collector back-filling, not news
+    backfilled: bool = False
 
     @property
     def cited_no_entry(self) -> bool:
@@ -137,6 +146,24 @@ class Item:
     @property
     def meta_only(self) -> bool:
         return self.status is not None and self.status.meta_only
+
+
+@dataclass(frozen=True)
+class Related:
+    """A file of the knowledge base about the same thing as an item, and why."""
+
+    path: str
+    why: str
+
+
+@dataclass(frozen=True)
+class MergeAction:
+    """One thing a maintainer does to fold the digest into a living document."""
+
+    priority: int
+    action: str
+    path: str
+    section: str
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,8 @@ class Digest:
     titles: dict[str, str] = field(default_factory=dict)
     #: arXiv ids that have a paper card at head: only those are citable (KB004 flags the rest)
     carded: set[str] = field(default_factory=set)
+    #: in priority order: cited-no-entry, untraced trend lines, new entries, number updates
+    merge_actions: list[MergeAction] = field(default_factory=list)
 
     def of_class(self, cls: str) -> list[Item]:
         return [item for item in self.items if item.cls == cls]

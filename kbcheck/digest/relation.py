@@ -1,7 +1,7 @@
 """Where the living documents stand on each id, and what a living-document change touched.
 
 Status is read from the living documents at the head revision and summed
-over all of them (SPEC section 4). With several living documents, section
+over all of them. With several living documents, section
 names carry the document's file name (`inference §3.5`), since `§3.5` alone
 would be ambiguous.
 """
@@ -16,6 +16,7 @@ from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.model.document import REFERENCE, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
+from kbcheck.suggest.interim import frontmatter
 
 
 def living_documents(kb: KnowledgeBase) -> list[str]:
@@ -83,12 +84,15 @@ def item_status(ids: Iterable[CitedId], statuses: dict[str, IdStatus]) -> ItemSt
 # -- living-document changes ------------------------------------------------------------------
 
 def _section_texts(doc: Document, text: str) -> dict[str, str]:
-    """Section name (numbered on repeats) -> its lines, heading included."""
+    """Section name (numbered on repeats) -> its lines, heading included; frontmatter is no section."""
     lines = text.split("\n")
     seen: dict[str, int] = {}
     out: dict[str, str] = {}
+    body_line = frontmatter(text)[1]
     for section in doc.sections:
-        base = section.name
+        if section.line < body_line:
+            continue
+        base = " ".join(section.name.split())
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base} ({seen[base]})"
         out[key] = "\n".join(lines[section.line - 1 : section.end_line])

@@ -1,4 +1,4 @@
-"""`kbcheck digest --format json`: exactly the shape of SPEC section 4, plus the evidence boundary."""
+"""`kbcheck digest --format json`: the shape of `docs/output.md` (`docs/schemas/digest.schema.json`)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from kbcheck.digest.model import Digest, Item
+from kbcheck.suggest import suggestion_json
 
 #: the version of the JSON shape, not of kbcheck
 JSON_VERSION = 1
@@ -25,15 +26,16 @@ def item_json(item: Item) -> dict[str, Any]:
         "cited_no_entry": item.cited_no_entry,
         "meta_only": item.meta_only,
         "warnings": list(item.warnings),
+        "suggested_sections": [suggestion_json(s) for s in item.suggested_sections],
+        "related": [{"path": r.path, "why": r.why} for r in item.related],
     }
 
 
 def digest_json(digest: Digest) -> dict[str, Any]:
     """The digest as plain data.
 
-    `boundary` is an addition to the SPEC's shape (the markdown's evidence
-    boundary): the range with dates, the manifest if any, and for every path
-    asked for whether it was consumed.
+    `boundary` is the markdown's evidence boundary: the range with dates,
+    the manifest if any, and for every path asked for whether it was consumed.
     """
     consumed = [entry for entry in digest.boundary if entry.consumed]
     return {
@@ -45,6 +47,8 @@ def digest_json(digest: Digest) -> dict[str, Any]:
         "findings_resolved": [f.to_json() for f in digest.findings_resolved],
         "citable_ids": [cited.id for cited in digest.citable_ids],
         "counts": digest.counts,
+        "merge_actions": [{"priority": a.priority, "action": a.action, "path": a.path, "section": a.section}
+                          for a in digest.merge_actions],
         "boundary": {
             "base_date": digest.base_date,
             "head_date": digest.head_date,

@@ -9,12 +9,18 @@ the longest lists are cut to their first entries plus a "… N more" line.
 
 from __future__ import annotations
 
+import re
+
 from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import clauses, field_changes, join, say
+from kbcheck.findings import printable_path
 
 #: GitHub refuses a step summary over 1 MiB
 LIMIT = 1024 * 1024
 _SAFETY = 4096
+#: the strongest reasons of a suggestion (the JSON has them all)
+_WHY_SHOWN = 3
+
 
 
 def _colon(lang: str) -> str:
@@ -25,8 +31,30 @@ def _plural(n: int) -> str:
     return "" if n == 1 else "s"
 
 
+#: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables
+_INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#])")
+#: what starts a block at the beginning of a line: a list item, a quote, a heading underline
+_BLOCK_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))")
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def escape_markdown(value: object) -> str:
+    """Text that did not come from kbcheck (titles, headings, key points, file names in messages)
+    as inert markdown: on one line, every markup character escaped, so a card title can forge
+    no heading, link, image or HTML in a pull request's summary. Every renderer of the
+    digest's markdown passes data through here."""
+    flat = _LINE_BREAKS.sub(" ", str(value))
+    flat = "".join(ch if "\udc80" > ch or ch > "\udcff" else f"\\{ord(ch) - 0xDC00:03o}" for ch in flat)
+    return _BLOCK_START.sub(r"\1\\\2", _INLINE_MARKUP.sub(r"\\\1", flat))
+
+
 def _code(path: str) -> str:
-    return f"`{path}`" if "`" not in path else path
+    """A file name as a code span: nothing in it is markup; a fence longer than any backtick run in it."""
+    shown = _LINE_BREAKS.sub(" ", printable_path(path))
+    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") or not shown.strip() else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def _cap(lines: list[str], cap: int | None, lang: str) -> list[str]:
@@ -42,15 +70,18 @@ def _relation(item: Item, lang: str) -> list[str]:
     for cited in item.ids:
         status = item.status.per_id.get(cited.id, IdStatus())
         parts = [
-            say(lang, "md.rel.refs", sections=join(lang, status.reference_sections)) if status.in_references
+            say(lang, "md.rel.refs", sections=join(lang, [escape_markdown(s) for s in status.reference_sections]))
+            if status.in_references
             else say(lang, "md.rel.no_refs"),
             say(lang, "md.rel.entry", n=status.entry_mentions, s=_plural(status.entry_mentions),
-                where=say(lang, "md.rel.where", sections=join(lang, status.entry_sections)) if status.entry_sections else ""),
+                where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in status.entry_sections]))
+            if status.entry_sections else ""),
         ]
         meta_sections = [s for s in status.sections if s not in status.entry_sections]
         parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=_plural(status.meta_mentions),
-                         where=say(lang, "md.rel.where", sections=join(lang, meta_sections)) if meta_sections else ""))
-        line = f"- {cited.display}{_colon(lang)}{clauses(lang, parts)}"
+                         where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in meta_sections]))
+                         if meta_sections else ""))
+        line = f"- {escape_markdown(cited.display)}{_colon(lang)}{clauses(lang, parts)}"
         if status.cited_no_entry:
             line += f" —— {say(lang, 'md.rel.cited_no_entry')}" if lang == "zh" else f" — {say(lang, 'md.rel.cited_no_entry')}"
         elif status.meta_only:
@@ -63,21 +94,32 @@ def _relation(item: Item, lang: str) -> list[str]:
 
 def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     stars = "★★" if item.cited_no_entry else "★"
-    heading = say(lang, "md.increment", n=n, title=item.title, reason=item.reason)
+    heading = say(lang, "md.increment", n=n, title=escape_markdown(item.title), reason=escape_markdown(item.reason))
     out = [f"## {heading} {stars}", "", f"**{say(lang, 'md.source')}**", ""]
     out.append("- " + say(lang, "md.file", path=_code(item.path), kind=say(lang, f"kind.{item.kind}"),
                           change=say(lang, f"change.{item.change}")))
     if item.old_path:
         out.append("- " + say(lang, "md.old_path", path=_code(item.old_path)))
     if item.ids:
-        out.append("- " + say(lang, "md.ids", ids=join(lang, [c.display for c in item.ids][: cap or None])))
+        out.append("- " + say(lang, "md.ids", ids=join(lang, [escape_markdown(c.display) for c in item.ids][: cap or None])))
     if item.changed_fields:
-        out.append("- " + say(lang, "md.fields", fields=field_changes(lang, item.changed_fields)))
-    out += ["", f"**{say(lang, 'md.key_points')}**", "", item.key_points or say(lang, "md.no_key_points"), ""]
+        out.append("- " + say(lang, "md.fields", fields=escape_markdown(field_changes(lang, item.changed_fields))))
+    key_points = escape_markdown(item.key_points) if item.key_points else say(lang, "md.no_key_points")
+    out += ["", f"**{say(lang, 'md.key_points')}**", "", key_points, ""]
     out += [f"**{say(lang, 'md.relation')}**", ""]
     out += _cap(_relation(item, lang), cap, lang)
+    out += ["", f"**{say(lang, 'md.suggested')}**", ""]
+    suggested = [
+        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown(s.section) or "—",
+                   line=s.line, score=f"{s.score:.2f}", why=escape_markdown(join(lang, s.why[:_WHY_SHOWN])))
+        for s in item.suggested_sections
+    ]
+    out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
+    if item.related:
+        out += ["", f"**{say(lang, 'md.related')}**", ""]
+        out += [f"- {_code(r.path)}{_colon(lang)}{escape_markdown(r.why)}" for r in item.related]
     out += ["", f"**{say(lang, 'md.cautions')}**", ""]
-    warnings = [f"- {w}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
+    warnings = [f"- {escape_markdown(w)}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
     out += _cap(warnings, cap, lang)
     out.append("")
     return out
@@ -105,16 +147,23 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         blocks += _increment(n, item, lang, cap)
     out += blocks
 
-    reviews = [f"- {item.title}（{_code(item.path)}）{_colon(lang)}{item.reason}" if lang == "zh"
-               else f"- {item.title} ({_code(item.path)}): {item.reason}" for item in digest.of_class(REVIEW)]
+    reviews = [f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" if lang == "zh"
+               else f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
+               for item in digest.of_class(REVIEW) if not item.backfilled]
+    backfilled = [item for item in digest.of_class(REVIEW) if item.backfilled]
+    if backfilled:
+        papers = join(lang, [escape_markdown(c.display) for item in backfilled for c in item.ids[:1]][:cap or 8])
+        if len(backfilled) > (cap or 8):
+            papers += " …"
+        reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=_plural(len(backfilled)), papers=papers))
     out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
 
-    living = [f"- {_code(item.path)}{_colon(lang)}{item.reason}" for item in digest.of_class(LIVING_DOC)]
+    living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}" for item in digest.of_class(LIVING_DOC)]
     if living:
         out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
 
-    checklist = [f"- ⚠ {f.rule} {_code(f.path)}:{f.line}{_colon(lang)}{f.message}" for f in digest.findings_new]
-    cautions = [f"- ⚠ {item.title}{_colon(lang)}{caution}" for item in increments for caution in item.cautions]
+    checklist = [f"- ⚠ {f.rule} {_code(f.path)}:{f.line}{_colon(lang)}{escape_markdown(f.message)}" for f in digest.findings_new]
+    cautions = [f"- ⚠ {escape_markdown(item.title)}{_colon(lang)}{escape_markdown(caution)}" for item in increments for caution in item.cautions]
     out += [f"## {say(lang, 'md.checklist')}", ""]
     if checklist:
         out += [f"**{say(lang, 'md.new_findings')}**", ""] + _cap(checklist, cap, lang) + [""]
@@ -128,8 +177,13 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     citable = []
     for cited in digest.citable_ids:
         title = digest.titles.get(cited.id)
-        citable.append(f"- {cited.display}" + (f" —— {title}" if lang == "zh" and title else f" — {title}" if title else ""))
+        title = escape_markdown(title) if title else title
+        citable.append(f"- {escape_markdown(cited.display)}" + (f" —— {title}" if lang == "zh" and title else f" — {title}" if title else ""))
     out += [f"## {say(lang, 'md.citable')}", ""] + (_cap(citable, cap, lang) or [say(lang, "md.none")]) + [""]
+
+    actions = [f"{a.priority}. {escape_markdown(a.action)}" + (f"（{_code(a.path)}）" if lang == "zh" and a.path
+               else f" ({_code(a.path)})" if a.path else "") for a in digest.merge_actions]
+    out += [f"## {say(lang, 'md.merge_actions')}", ""] + (_cap(actions, cap, lang) or [say(lang, "md.none")]) + [""]
 
     consumed = sum(1 for e in digest.boundary if e.consumed)
     out += [f"## {say(lang, 'md.boundary')}", ""]
@@ -140,7 +194,7 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     paths = []
     for entry in digest.boundary:
         state = say(lang, "md.b.yes" if entry.consumed else "md.b.no")
-        note = f"（{entry.note}）" if lang == "zh" and entry.note else f" ({entry.note})" if entry.note else ""
+        note = f"（{escape_markdown(entry.note)}）" if lang == "zh" and entry.note else f" ({escape_markdown(entry.note)})" if entry.note else ""
         paths.append(f"  - {_code(entry.path)} —— {state}{note}" if lang == "zh" else f"  - {_code(entry.path)} — {state}{note}")
     out += _cap(paths, cap, lang)
     out += ["- " + say(lang, "md.b.note"), ""]
@@ -163,4 +217,4 @@ def render(digest: Digest, lang: str, limit: int = LIMIT) -> str:
     return text
 
 
-__all__ = ["LIMIT", "render"]
+__all__ = ["LIMIT", "escape_markdown", "render"]

@@ -9,8 +9,10 @@ from pathlib import Path
 
 @lru_cache(maxsize=1)
 def layout_version() -> str:
-    """A digest of the model's source: cached parses from another layout are never reused."""
+    """A digest of the model's source and of the fact store's: cached facts of another layout
+    are never reused."""
     digest = hashlib.sha1()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
+    here = Path(__file__).parent
+    for source in [*sorted(here.glob("*.py")), here.parent / "store.py"]:
         digest.update(source.read_bytes())
     return digest.hexdigest()[:12]

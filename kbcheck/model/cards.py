@@ -1,7 +1,7 @@
 """Paper and repo cards: YAML frontmatter read safely, checked, summarised.
 
 A `Card` keeps what rules and the digest need (id, fields, the numbers it
-contains, its problems for KB008) and nothing else, so it pickles small for
+contains, its problems for KB008) and nothing else, so it stays small in
 the blob cache. Malformed YAML is a problem on the card, never an exception.
 """
 
@@ -23,7 +23,10 @@ REQUIRED = {PAPER: ("arxiv", "title"), REPO: ("repo",)}
 _ID_FIELDS = ("arxiv", "repo")
 _FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
 _SEQ_PREFIX = re.compile(r"^\d+-(?P<rest>.+)\.md$", re.IGNORECASE)
-_MAX_NODES = 5000
+#: frontmatter values read at most, aliases expanded (a YAML alias bomb expands to billions);
+#: far above any real card, whose frontmatter holds tens of fields (documented under KB008)
+_MAX_NODES = 100_000
+_MAX_DEPTH = 20
 
 
 @dataclass(frozen=True)
@@ -144,11 +147,19 @@ def _load_yaml(fm: str) -> tuple[Any, CardProblem | None]:
         return None, CardProblem(1, f"frontmatter is not valid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
 
 
+def load_frontmatter(fm: str) -> Any:
+    """Frontmatter text as data; None when it is not valid YAML (only a card's must be)."""
+    return _load_yaml(fm)[0]
+
+
 def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
     """YAML values as JSON-safe data (dates as ISO strings), bounded against alias bombs."""
     budget[0] -= 1
-    if budget[0] < 0 or depth > 20:
-        raise ValueError("frontmatter is too deeply nested or too large")
+    if budget[0] < 0:
+        raise ValueError(f"frontmatter holds more than {_MAX_NODES} values (YAML aliases expanded); "
+                         "kbcheck reads no more")
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"frontmatter is nested more than {_MAX_DEPTH} levels deep; kbcheck reads no deeper")
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.isoformat()
     if isinstance(value, dict):

@@ -33,15 +33,19 @@ class Ref:
 
     kind: `arxiv`, `doi`, `repo` (a GitHub URL), `repo_name` (`owner/repo`,
     a citation only if a repo card has that name), `path` (a knowledge-base
-    path or a relative link), `url` (any other web address).
+    path or a relative link), `wikilink` (`[[name]]`: a file found by name),
+    `url` (any other web address).
     """
 
     kind: str
     value: str
     line: int
     column: int
-    #: for paths: `link` resolves from the linking file, `text`/`code` from the root
+    #: for paths: `link` resolves from the linking file, `text`/`code` from the root; `wiki` and
+    #: `embed` (for `wikilink`s) find the file by name anywhere in the knowledge base
     form: str = "text"
+    #: a link's text (`[text](href)`, `[[name|text]]`); empty for refs that are not links
+    text: str = ""
 
 
 #: a web address in prose ends at the first non-ASCII character (`：`, `》`, CJK text glued to it)
@@ -60,6 +64,11 @@ _ARXIV_BARE = re.compile(r"(?<![\w./\-])(\d{4})\.(\d{4,5})(?:v\d+)?(?![\d]|\.\d|
 _DOI = re.compile(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[!#-;=?-~]+)", re.IGNORECASE)  # a DOI is printable ASCII
 _REPO_NAME = re.compile(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][\w.-]{0,99})(?![\w/-])")
 _TRAILING = ".,;:!?'\""
+#: a wikilink in frontmatter text (`related: "[[note]]"`); in markdown, the parser reads them
+_WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
+#: a path whose next character opens a placeholder (`organized/<topic>/x.md`, `inbox/{author}/`);
+#: a path with a date pattern (`inbox/tom/YYYY-MM-DD.md`) is a placeholder too
+_PLACEHOLDER_NEXT = "<{"
 
 
 @lru_cache(maxsize=16)  # called for every block: building the pattern cost more than scanning with it
@@ -123,7 +132,8 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")
-            if "*" not in path and "?" not in path:
+            placeholder = masked[m.end() : m.end() + 1] in tuple(_PLACEHOLDER_NEXT) or "YYYY" in path
+            if "*" not in path and "?" not in path and not placeholder:
                 found.append((m.start(), "path", path, "text"))
             masked = _mask(masked, m.start(), m.start() + len(path))
     for m in (_REPO_NAME.finditer(masked) if slash else ()):
@@ -136,10 +146,15 @@ def scan_code_span(code: str, roots: tuple[str, ...]) -> str | None:
     """A backticked knowledge-base path cites like a bare one; other code is not prose."""
     code = code.strip()
     if any(code.startswith(root + "/") for root in roots) and "`" not in code and "\n" not in code:
-        if "*" in code or "?" in code:
+        if any(c in code for c in "*?<{") or "YYYY" in code:  # a pattern or a placeholder
             return None
         return code
     return None
+
+
+def scan_wikilinks(text: str) -> list[tuple[int, str]]:
+    """(offset, name) of each `[[name]]`, `[[name|text]]`, `[[name#heading]]` in plain text."""
+    return [(m.start(), m.group(1).strip()) for m in _WIKILINK.finditer(text) if m.group(1).strip()]
 
 
 def scan_href(href: str) -> tuple[str, str, str] | None:

@@ -1,10 +1,12 @@
-"""Claim numbers: numbers attached to a unit or claim word (SPEC section 1).
+"""Claim numbers: numbers attached to a unit or claim word (see KB005 in `docs/rules.md`).
 
-`1771⭐`, `被引 19`, `周增 +26`, `2.7x`, `350ms`, `45%` are claims; dates,
-versions, ids, section labels, ordinals and counts of things (`4 条`) are
-not, and neither is anything inside quotation marks, which reports another
-document's words. Digits right after a Latin letter (`S2`, `H200`) belong to
-a name.
+`1771⭐`, `被引 19`, `周增 +26`, `2.7x`, `350ms`, `45%`, `20T tokens`,
+`+2 points`, `18 万亿` are claims; dates, decades, versions, ids, section
+labels, ordinals and counts of things (`4 条`) are not, and neither is
+anything inside quotation marks, which reports another document's words.
+Digits right after a Latin letter (`S2`, `H200`) belong to a name, and a
+number ends where its digits end: `17025.937516636MiB` is one value, and a
+range (`2-3s`, `2–3 倍`) is one claim.
 """
 
 from __future__ import annotations
@@ -29,8 +31,19 @@ class ClaimNumber:
     column: int
 
 
-_NUMBER = r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|\.\d|,\d{3})"
-_MULTIPLIER = r"(?P<mult>(?-i:[kKM万千亿])(?![A-Za-z]))?"
+# one number: thousands separators, a decimal part
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+# A sign counts only where it cannot be a hyphen (`2307-387X` is an ISSN,
+# `2-3s` a range); a number starts only where no letter, digit, `.` or `,`
+# stands before it, nor a hyphen after one (`ResNet-18s`, `n-1 倍`, the end
+# of a range). A range is one number: `2-3`, `2–3`, `2 ~ 3`, `2 至 3`.
+_NUMBER = (
+    r"(?P<num>(?:(?<![A-Za-z0-9_.,%％])[+\-−])?(?<![A-Za-z0-9_.,])(?<![A-Za-z0-9_][-–~～])" + _DIGITS
+    + r"(?:(?:-|\s?[–~～至到]\s?)[+\-−]?" + _DIGITS + r")?)(?![\d]|\.\d|,\d{3})"
+)
+# a magnitude: glued Latin (`1.5k`, `20T`) or CJK, which may stand apart (`18 万亿`)
+# (`B`, `T` only before `tokens`: `8B` alone names a model size, `%8B%` is percent-encoding)
+_MULTIPLIER = r"(?P<mult>(?-i:[kKM](?![A-Za-z])|[BT](?=\s?tokens?\b))|\s?(?:万亿|亿|万|千))?"
 
 # suffix units: (regex, card field); order matters, longest first
 _SUFFIXES: tuple[tuple[str, str | None], ...] = (
@@ -44,6 +57,9 @@ _SUFFIXES: tuple[tuple[str, str | None], ...] = (
     (r"\s?×(?!\s?(?:\d|[A-Za-z]{1,4}\d))", None),
     (r"\s?倍", None),
     (r"\s?(?:tokens?/s|tok/s|t/s|req/s|samples?/s|it/s|qps\b|QPS\b|rps\b|fps\b|FPS\b|TFLOPS\b|GFLOPS\b)", None),
+    (r"\s?(?-i:tokens?)\b(?!/)", None),  # `Token 类型` in a title is a word, not a unit
+    # score points: a sign or `by` must come with it (`+2 points`, `by 3 points`), see `_stands_as_claim`
+    (r"\s?(?:points?|pts)\b", None),
     (r"\s?(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|hrs?)(?![A-Za-z])", None),
     (r"(?:s|h)(?![A-Za-z0-9])", None),
     (r"\s?(?:毫秒|微秒|秒|分钟|小时)", None),
@@ -70,22 +86,50 @@ _PREFIX_RE = re.compile(
     + _NUMBER + _MULTIPLIER,
     re.IGNORECASE,
 )
-_ANY_NUMBER = re.compile(_NUMBER)
+# a score moved by points: `涨 2 分`, `提升了 1.5 分` (not `2 分钟`, `3 分类`)
+_SCORE_RE = re.compile(
+    r"(?:涨|跌|提升|提高|高出|领先|落后|下降|降低|掉|增加|减少)了?\s?" + _NUMBER + r"\s?分(?![钟类析布支之数配割])"
+)
+# a magnitude of a hundred million and up states a quantity on its own (`18 万亿`, `3 亿`)
+# (`4亿字`, `27 亿个`: a count of things, as `4 条` is)
+_MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
+# any one number, for what a card contains: no range, and a hyphen before it may be a sign or not
+# (`Apache-2.0` states a 2.0, `2-3s` both a 2 and a 3)
+_ANY_NUMBER = re.compile(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
 
-# spans that are never claims: dates, times, versions, section labels, ordinals
+# spans that are never claims: dates and times (whole: not out of a longer run
+# of digits), decades, ISSNs, versions, section labels, ordinals
 _NOT_CLAIMS = re.compile(
-    r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?"
-    r"|\d{1,2}:\d{2}(?::\d{2})?"
-    r"|\d{1,2}月\d{1,2}日"
+    r"(?<![\d.])\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?![\d])"
+    r"|(?<![\d:.])\d{1,2}:\d{2}(?::\d{2})?(?![\d])"
+    r"|(?<!\d)\d{1,2}月\d{1,2}日"
+    r"|(?<![\d.])1[0-9]\d0[’']?s\b|(?<![\d.])20\d0[’']?s\b|(?<![\w.])[’']\d0s\b|(?<![\d.])\d+\s?年代"
+    r"|(?<![\d-])\d{4}-\d{3}[\dX](?![\w-])"
     r"|(?<![\w.])v?\d+(?:\.\d+){2,}"
     r"|§\s*[\d.]+"
     r"|第\s*\d+"
     r"|[#№]\s*\d+",
     re.IGNORECASE,
 )
+# a heading's own label (`6.2`, `§3`, `1.`) and ordinals (`增量 1`, `Part 3`) name the section
+_HEADING_LABEL = re.compile(r"^\s*§?\s*\d+(?:\.\d+)*\.?(?=[\s、．:：)）]|$)")
+_ORDINAL = re.compile(
+    r"(?:增量|阶段|步骤|部分|章节|实验|问题|Part|Step|Chapter|Section|Phase|Stage|Round|Day|Week|Lecture|Lesson"
+    r"|Unit|Module|Appendix|Episode|Lab|Exercise|Question|Q)\s?\d+(?:\.\d+)*(?![\d.])",
+    re.IGNORECASE,
+)
+# a multiplier that names a thing: `1X/4X/12X` link widths, `4X links`
+_NAMED_MULTIPLIER = re.compile(
+    r"[xX×]\s?/\s?\d+[xX×]"
+    r"|[xX]\s?(?:links?|lanes?|width|ports?|slots?|cables?)\b",
+    re.IGNORECASE,
+)
+# a symbol after a heading's leading number makes it a quantity (`3 倍提速`); a word keeps it a label
+# (`1 Second-order methods`)
+_SYMBOL_UNIT = re.compile(r"\s?(?:%|％|×|倍|个百分点|pp\b|⭐)", re.IGNORECASE)
 #: (opening, closing) quotation marks; a straight `"` quote ends at the end of its line
 _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("‘", "’"))
-_MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "千": 1e3, "万": 1e4, "亿": 1e8}
+_MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "千": 1e3, "万": 1e4, "亿": 1e8, "万亿": 1e12}
 
 
 def parse_number(text: str) -> float:
@@ -133,12 +177,15 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: MASK * len(m.group(0)), text)
 
 
-def find_claims(masked: str) -> list[tuple[int, int, str, float, str | None]]:
+def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, str, float, str | None]]:
     """Claims in prose whose ids, URLs and paths are masked.
 
-    Returns (start, end, text as written, value, card field) sorted by start.
+    In a heading (`heading=True`) its label and ordinals are names, unless a
+    symbol unit makes them a quantity (`1.4× 的传闻`). Returns (start, end,
+    text as written, value, card field) sorted by start.
     """
     text = _blank(masked, _NOT_CLAIMS)
+    labels = _label_spans(text) if heading else []
     quotes = quoted_spans(text)
     quote_starts = [start for start, _ in quotes]
 
@@ -146,26 +193,65 @@ def find_claims(masked: str) -> list[tuple[int, int, str, float, str | None]]:
         index = bisect_right(quote_starts, pos) - 1  # spans are sorted and never overlap
         return index >= 0 and pos < quotes[index][1]
 
+    def label(m: re.Match[str]) -> bool:
+        start = m.start("num")
+        return any(a <= start < b for a, b in labels) and not _SYMBOL_UNIT.match(text, m.end("num"))
+
     claims: dict[int, tuple[int, int, str, float, str | None]] = {}
     for m in _SUFFIX_RE.finditer(text):
         start = m.start("num")
-        if quoted(start):
-            continue
         index = next(i for i in range(len(_SUFFIXES)) if m.group(f"s{i}") is not None)
+        if quoted(start) or label(m) or not _stands_as_claim(text, m, index):
+            continue
         claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1])
     for m in _PREFIX_RE.finditer(text):
         start = m.start("num")
-        if start in claims or quoted(start):
+        if start in claims or quoted(start) or label(m):
             continue
         index = next(i for i in range(len(_PREFIXES)) if m.group(f"p{i}") is not None)
         claims[start] = (m.start(), m.end(), masked[m.start() : m.end()], _value(m), _PREFIXES[index][1])
+    for pattern in (_SCORE_RE, _MAGNITUDE_RE):
+        for m in pattern.finditer(text):
+            start = m.start("num")
+            if start in claims or quoted(start) or label(m):
+                continue
+            claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
     return sorted(claims.values())
 
 
+def _label_spans(text: str) -> list[tuple[int, int]]:
+    spans = [m.span() for m in _ORDINAL.finditer(text)]
+    head = _HEADING_LABEL.match(text)
+    if head:
+        spans.append(head.span())
+    return spans
+
+
+_POINTS = next(i for i, (p, _) in enumerate(_SUFFIXES) if "points" in p)
+_TIMES = tuple(i for i, (p, _) in enumerate(_SUFFIXES) if p.startswith(("(?:x|X)", r"\s?×")))
+
+
+def _stands_as_claim(text: str, m: re.Match[str], index: int) -> bool:
+    """Rule out the unit words that claim only in context."""
+    if index == _POINTS:
+        # `+2 points`, `by 2 points`; `3 points` alone are more often items of a list
+        return m.group("num")[0] in "+-−" or text[max(0, m.start("num") - 3) : m.start("num")].lower() == "by "
+    if index in _TIMES:
+        # `1x` is the baseline, and a multiplier in a list of them names a width or a mode
+        if re.fullmatch(r"1(?:\.0+)?", m.group("num")):
+            return False
+        before = text[max(0, m.start("num") - 4) : m.start("num")]
+        if re.search(r"[xX×]\s?/\s?$", before) or _NAMED_MULTIPLIER.match(text, m.start("unit")):
+            return False
+    return True
+
+
 def _value(m: re.Match[str]) -> float:
-    value = parse_number(m.group("num"))
-    mult = m.group("mult")
-    return value * _MULTIPLIERS.get(mult, 1.0) if mult else value
+    """The claim's value; a range is valued by its first number."""
+    first = re.match(r"[+\-−]?" + _DIGITS, m.group("num"))
+    value = parse_number(first.group(0) if first else m.group("num"))
+    mult = m.groupdict().get("mult")
+    return value * _MULTIPLIERS.get(mult.strip(), 1.0) if mult else value
 
 
 def numeric_values(masked: str) -> set[float]:

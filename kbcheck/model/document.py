@@ -2,21 +2,27 @@
 
 Blocks are headings, paragraphs, list items (a nested item is a block of its
 own, with a `parent`) and table rows, each with 1-based lines, the refs it
-makes and the claim numbers it states. Code spans, code blocks and images
-are not prose. A `Document` depends only on the file's text and the heading
+makes and the claim numbers it states. Code spans, code blocks, math and
+images are not prose; a blockquote is read for links but states no claims.
+Frontmatter at the top of a file is metadata, not a block: its citations and
+links are the file's own sources (`Document.own_refs`). Wikilinks (`[[name]]`,
+`[[name|text]]`, `[[name#heading]]`) are links like any other. A `Document`
+depends only on the file's text and the heading
 patterns, so it is cached by git blob id.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose
+from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, find_claims
+from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -26,6 +32,13 @@ REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 # `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
 _DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
 _DIRECTIVE_IDS = re.compile(r"[A-Za-z0-9_,\s]+")
+#: a frontmatter value that is a relative file path (`raw_md: raw/papers/x/paper.md`)
+_FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]+)+\.[A-Za-z0-9]{1,5})['"]?[ \t]*$""",
+                         re.MULTILINE)
+#: characters no note name may hold (Obsidian refuses them): `[[Reasoning:]]` is not a wikilink
+_NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
+#: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
+_PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
 _LABEL = re.compile(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
@@ -37,11 +50,12 @@ _LABEL = re.compile(
 class HeadingPatterns:
     """The three special-section patterns, in the order that breaks ties."""
 
-    reference: re.Pattern[str]
-    trend: re.Pattern[str]
-    open_question: re.Pattern[str]
+    reference: HeadingRegex
+    trend: HeadingRegex
+    open_question: HeadingRegex
 
     def role_of(self, heading: str) -> str | None:
+        heading = heading[:MAX_HEADING_CHARS]  # no section title is longer; no pattern sees more
         for role, pattern in ((REFERENCE, self.reference), (TREND, self.trend), (OPEN_QUESTION, self.open_question)):
             if pattern.search(heading):
                 return role
@@ -92,6 +106,10 @@ class Block:
     disabled: frozenset[str] = frozenset()
     uncertain: bool = False
     children: list[int] = field(default_factory=list)
+    #: (index in `claims`, index in `refs`) of each claim number inside a link's text
+    claim_links: list[tuple[int, int]] = field(default_factory=list)
+    #: an ordered list item's number as written (`4` for `4. …`), else ""
+    ordinal: str = ""
 
 
 @dataclass
@@ -102,15 +120,27 @@ class Document:
     blocks: list[Block]
     file_disabled: frozenset[str]
     line_count: int
+    #: citations and links in the frontmatter: sources of the whole file
+    own_refs: list[Ref] = field(default_factory=list)
+    #: the frontmatter's `title`, when it has one (a file's title before its first heading)
+    front_title: str = ""
+
+    def title_block(self) -> Block | None:
+        """The title heading: the first heading, when it is the file's only level-1 heading."""
+        headings = [s for s in self.sections if s.heading is not None]
+        if not headings or headings[0].level != 1 or sum(1 for s in headings if s.level == 1) != 1:
+            return None
+        first = headings[0]
+        return self.blocks[first.blocks[0]] if first.blocks else None
+
+    def source_refs(self) -> list[Ref]:
+        """The file's own sources: its frontmatter's refs, and those of its title heading."""
+        title = self.title_block()
+        return [*self.own_refs, *(title.refs if title is not None else ())]
 
     def block_at(self, line: int) -> Block | None:
-        """The innermost block covering a line (for inline suppressions)."""
-        best: Block | None = None
-        for block in self.blocks:
-            if block.line <= line <= block.end_line:
-                if best is None or block.line >= best.line:
-                    best = block
-        return best
+        """The innermost block covering a line (for inline suppressions; `BlockLines` for many lines)."""
+        return BlockLines(self).block_at(line)
 
     def descendants(self, block: Block) -> list[Block]:
         """A block's nested list items, depth first."""
@@ -135,6 +165,29 @@ class Document:
         return any(s.role == role for s in self.sections)
 
 
+class BlockLines:
+    """The innermost block of every line, built once: a file with 40k findings asks 40k times.
+
+    Blocks nest (a list item holds its sub-items) or follow one another, so
+    painting each block's lines in order of its first line, an inner block
+    after its container, leaves each line with its innermost block. The cost
+    is the blocks' lines times their nesting, which markdown-it bounds.
+    """
+
+    def __init__(self, document: Document) -> None:
+        self._blocks = document.blocks
+        last = max((block.end_line for block in document.blocks), default=0)
+        self._owner = [-1] * (last + 1)
+        for block in sorted(document.blocks, key=lambda block: block.line):  # stable: inner after outer
+            if block.end_line >= block.line >= 1:
+                self._owner[block.line:block.end_line + 1] = [block.index] * (block.end_line - block.line + 1)
+
+    def block_at(self, line: int) -> Block | None:
+        if not 1 <= line < len(self._owner) or self._owner[line] < 0:
+            return None
+        return self._blocks[self._owner[line]]
+
+
 def section_label(heading: str) -> str | None:
     """`§6.2 趋势` -> `§6.2`; `六、结论` -> `§六`; `3.1 路由` -> `§3.1`; else None."""
     m = _LABEL.match(heading)
@@ -143,7 +196,7 @@ def section_label(heading: str) -> str | None:
     return "§" + (m.group("sec") or m.group("num") or m.group("han"))
 
 
-_MD: Any = None
+_MD: dict[bool, Any] = {}
 #: levels below markdown-it's `maxNesting` (20; a list level takes two) where containers stop nesting
 _DEEP_MARGIN = 4
 
@@ -172,15 +225,46 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
     return True
 
 
-def _markdown() -> Any:
-    global _MD
-    if _MD is None:
+def _wikilink(state: Any, silent: bool) -> bool:
+    """`[[name]]`, `[[name|text]]`, `[[name#heading]]` (and the embed `![[name]]`) as one token."""
+    src, pos = state.src, state.pos
+    if not src.startswith("[[", pos):
+        return False
+    end = src.find("]]", pos + 2)
+    inner = src[pos + 2 : end] if end > 0 else ""
+    if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
+        return False
+    if src.startswith("(", end + 2):
+        return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
+    if not silent:
+        target, _, alias = inner.partition("|")
+        target = target.rstrip("\\")  # `[[name\|text]]` in a table cell
+        token = state.push("wikilink", "", 0)
+        token.markup = src[pos : end + 2]
+        token.content = alias.strip() or target.strip()
+        token.meta = {"name": target.split("#", 1)[0].strip(), "embed": pos > 0 and src[pos - 1] == "!"}
+    state.pos = end + 2
+    return True
+
+
+def _markdown(front_matter: bool = True) -> Any:
+    if front_matter not in _MD:
         from markdown_it import MarkdownIt
+        from mdit_py_plugins.dollarmath import dollarmath_plugin
 
         md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        # `$…$` and `$$…$$` are math, not prose: no numbers, no links. Pandoc's
+        # rule (no space inside the dollars, no digit after the closing one)
+        # keeps prices such as `$5 to $10` prose.
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
         md.block.ruler.before(md.block.ruler.get_all_rules()[0], "kbcheck_deep", _deep_paragraph)
-        _MD = md
-    return _MD
+        md.inline.ruler.before("link", "kbcheck_wikilink", _wikilink)
+        if front_matter:
+            from mdit_py_plugins.front_matter import front_matter_plugin
+
+            md.use(front_matter_plugin)
+        _MD[front_matter] = md
+    return _MD[front_matter]
 
 
 class _Builder:
@@ -197,9 +281,14 @@ class _Builder:
         self.sections: list[Section] = []
         self.blocks: list[Block] = []
         self.file_disabled: set[str] = set()
+        self.own_refs: list[Ref] = []
+        self.front_title = ""
         self.pending_disable: frozenset[str] = frozenset()
+        #: (block index, line -> where the next search for text starts on that line)
+        self.located: tuple[int, dict[int, int]] = (-1, {})
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
+        self.quote_depth = 0
 
     # -- sections ---------------------------------------------------------
     def open_section(self, heading: str | None, level: int, line: int) -> Section:
@@ -242,7 +331,10 @@ class _Builder:
         start_line = (inline.map[0] if inline.map else block.line - 1 - self.offset) + self.offset
         pieces: list[tuple[int, int, str]] = []  # (line index 0-based, column, text)
         line_index = start_line
-        search_from: dict[int, int] = {}
+        # the cells of a table row are inlines of one block on one line: each is looked for after the last
+        if self.located[0] != block.index:
+            self.located = (block.index, {})
+        search_from = self.located[1]
 
         def source_line() -> str:
             return self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
@@ -258,12 +350,24 @@ class _Builder:
             return pos
 
         refs: list[Ref] = []
+        #: (start, end in the joined text, index in `refs`) of each link's text
+        link_spans: list[tuple[int, int, int]] = []
+        open_link: tuple[int, int] | None = None
+        counted = [0, 0]  # pieces counted so far, their total length
+
+        def joined_length() -> int:
+            counted[1] += sum(len(piece[2]) for piece in pieces[counted[0]:])
+            counted[0] = len(pieces)
+            return counted[1]
+
         for child in inline.children or []:
             if child.type in ("softbreak", "hardbreak"):
                 pieces.append((line_index, 0, "\n"))
                 line_index += 1
             elif child.type == "text":
                 pieces.append((line_index, locate(child.content), child.content))
+            elif child.type in ("math_inline", "math_inline_double"):
+                pieces.append((line_index, locate(child.content), " "))
             elif child.type == "code_inline":
                 col = locate(child.content)
                 path = scan_code_span(child.content, self.roots)
@@ -280,6 +384,23 @@ class _Builder:
                     # the href stands after the link text in the source: peek, do not advance
                     col = locate(written, advance=False)
                     refs.append(Ref(kind, value, line_index + 1, col + 1, form))
+                    open_link = (joined_length(), len(refs) - 1)
+            elif child.type == "link_close" and open_link is not None:
+                link_spans.append((open_link[0], joined_length(), open_link[1]))
+                open_link = None
+            elif child.type == "wikilink":
+                col = locate("[[" + child.meta.get("name", ""))
+                form = "embed" if child.meta.get("embed") else "wiki"
+                if child.meta.get("name"):
+                    refs.append(Ref("wikilink", child.meta["name"], line_index + 1, col + 1, form))
+                    if form == "wiki":
+                        start = joined_length()
+                        link_spans.append((start, start + len(child.content), len(refs) - 1))
+                pieces.append((line_index, col + 2, child.content if form == "wiki" else " "))
+            elif (child.type == "html_inline" and pieces and pieces[-1][2][-1:] not in ("", " ", "\n")
+                  and _PLACEHOLDER.match(child.content)):
+                # `organized/<topic>/x.md`: a placeholder in a path, which markdown-it reads as an HTML tag
+                pieces.append((line_index, locate(child.content), child.content))
             elif child.type == "image":
                 # an image cites nothing, but a relative one must exist (KB009)
                 src = str(child.attrs.get("src", ""))
@@ -290,12 +411,28 @@ class _Builder:
                 pieces.append((line_index, 0, " "))
             # html_inline, link_close, em/strong markers carry no prose
         text, positions = self._join(pieces)
+        for start, end, index in link_spans:
+            refs[index] = dataclasses.replace(refs[index], text=text[start:end].strip())
         prose_refs, masked = scan_prose(text, self.roots)
         for offset, kind, value, form in prose_refs:
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
-        for start, _end, written, number, card_field in (find_claims(masked) if self.claims else ()):
+        first_ref = len(block.refs)
+        # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
+        # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
+        reads_claims = self.claims and not self.quote_depth
+        in_references = self.sections[block.section].role == REFERENCE
+        for start, _end, written, number, card_field in (
+            find_claims(masked, heading=block.kind == "heading") if reads_claims else ()
+        ):
+            if in_references and card_field is None:
+                continue
             line, col = positions(start)
+            for span_start, span_end, index in link_spans:
+                if span_start <= start < span_end:
+                    # a link whose text holds the number is that number's source
+                    block.claim_links.append((len(block.claims), first_ref + index))
+                    break
             block.claims.append(ClaimNumber(written, number, card_field, line, col))
         block.refs.extend(refs)
         block.text = f"{block.text}{separator}{text}" if block.text else text
@@ -349,6 +486,8 @@ class _Builder:
                 continue
             if t == "list_item_open":
                 block = self.new_block("list_item", tok)
+                if tok.markup in (".", ")"):
+                    block.ordinal = tok.info
                 self.item_stack.append(block.index)
                 open_item_blocks.append(block)
                 block.end_line = block.line  # grows with its own paragraphs
@@ -380,11 +519,40 @@ class _Builder:
                 table_row = None
             elif t == "inline" and table_row is not None:
                 self.add_inline(table_row, tok, separator=" | ")
+            elif t == "blockquote_open":
+                self.quote_depth += 1
+            elif t == "blockquote_close":
+                self.quote_depth -= 1
             elif t == "html_block":
                 self._directive(tok.content)
+            elif t == "front_matter":
+                self._front_matter(tok)
             i += 1
         if self.sections:
             self.sections[-1].end_line = max(self.sections[-1].line, len(self.lines) + self.offset)
+
+    def _front_matter(self, token: Token) -> None:
+        """Citations, web links, paths and wikilinks in frontmatter values: the file's own sources."""
+        content = token.content
+        starts = [0]
+        for m in re.finditer("\n", content):
+            starts.append(m.end())
+
+        def position(offset: int) -> tuple[int, int]:
+            index = bisect_right(starts, offset) - 1
+            # the content starts on the line after the opening `---`
+            return index + 2 + self.offset, offset - starts[index] + 1
+
+        found, masked = scan_prose(content, self.roots)
+        for offset, kind, value, form in found:
+            self.own_refs.append(Ref(kind, value, *position(offset), form))
+        for m in _FRONT_PATH.finditer(masked):
+            # `raw_md: raw/papers/x/paper.md`: the source's own text, when the knowledge base holds it
+            self.own_refs.append(Ref("path", m.group(1), *position(m.start(1)), "front"))
+        for offset, name in scan_wikilinks(content):
+            self.own_refs.append(Ref("wikilink", name, *position(offset), "wiki"))
+        if re.search(r"^title\s*:", content, re.MULTILINE):
+            self.front_title = _front_title(content)
 
     def _owns_paragraph(self, item: Block) -> bool:
         """A paragraph belongs to the innermost open list item, unless a nested list already began."""
@@ -402,6 +570,15 @@ class _Builder:
                 self.pending_disable = self.pending_disable | rules
 
 
+def _front_title(content: str) -> str:
+    """The `title` of YAML frontmatter, or "" when it has none or does not parse."""
+    from kbcheck.model.cards import load_frontmatter
+
+    data = load_frontmatter(content)
+    title = data.get("title") if isinstance(data, dict) else None
+    return " ".join(str(title).split()) if isinstance(title, (str, int, float)) and str(title).strip() else ""
+
+
 def parse_document(
     text: str,
     patterns: HeadingPatterns,
@@ -410,19 +587,23 @@ def parse_document(
     uncertainty_markers: tuple[str, ...] = (),
     line_offset: int = 0,
     claims: bool = True,
+    front_matter: bool = True,
 ) -> Document:
     """Parse markdown text into sections and blocks; `line_offset` shifts lines (card bodies).
 
     `claims=False` skips reading claim numbers: a card body is evidence, not
     claims (no rule looks for claims in it), and skipping them makes a cold
     full check, and the cached parse of thousands of cards, much cheaper.
+    `front_matter=False` reads a leading `---` block as markdown (a card's
+    body, whose frontmatter is already split off).
     """
     if "\r" in text:  # markdown-it ends lines at a lone CR too; count lines the way it does
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset, claims)
-    builder.walk(_markdown().parse(text))
+    builder.walk(_markdown(front_matter).parse(text))
     if not builder.sections:
         builder.open_section(None, 0, 1 + line_offset)
         builder.sections[-1].end_line = max(1, len(lines)) + line_offset
-    return Document(builder.sections, builder.blocks, frozenset(builder.file_disabled), len(lines) + line_offset)
+    return Document(builder.sections, builder.blocks, frozenset(builder.file_disabled), len(lines) + line_offset,
+                    builder.own_refs, builder.front_title)

@@ -42,10 +42,7 @@ class IdMentions:
 
 def document_mentions(kb: KnowledgeBase, path: str) -> dict[str, IdMentions]:
     """Mentions of every cited id in the living document at `path`, keyed by id."""
-    key = ("mentions", path)
-    if key not in kb.memo:
-        kb.memo[key] = _mentions(kb, path)
-    return kb.memo[key]  # type: ignore[no-any-return]
+    return kb.derived(_mentions, path)
 
 
 def _mentions(kb: KnowledgeBase, path: str) -> dict[str, IdMentions]:

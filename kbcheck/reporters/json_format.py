@@ -1,4 +1,4 @@
-"""`--format json`: exactly SPEC section 3, "JSON output of check"."""
+"""`--format json`: the shape of `docs/output.md` (`docs/schemas/check.schema.json`)."""
 
 from __future__ import annotations
 

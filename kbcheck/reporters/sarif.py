@@ -34,7 +34,8 @@ def artifact_uri(path: str) -> str:
     (UTF-8), including `:`, which would otherwise read as a scheme in a first
     segment, and `%`, `#`, `?`.
     """
-    path = path.replace("\\", "/")
+    if not (path.startswith('"') and path.endswith('"')):  # a name quoted as git does keeps its escapes
+        path = path.replace("\\", "/")
     while path.startswith("./"):
         path = path[2:]
     return quote(path.lstrip("/"), safe="/")

@@ -1,32 +1,56 @@
-"""The explicit registry of rules; unknown ids are refused, not ignored."""
+"""The registry of rules: each module `kbNNN_<name>.py` of this package is one rule.
+
+It is the only list of rule ids. An id is read from its module's file name
+without importing the module, so validating a configuration stays cheap;
+`kbcheck rules`, `kbcheck explain`, the engine and `docs/rules.md` all read the
+same registry. Adding a rule is adding its module (see `docs/architecture.md`).
+Unknown ids are refused, not ignored.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import re
 from functools import lru_cache
 
 from kbcheck.errors import UsageError
 from kbcheck.rules.base import Rule
 
-_MODULES = (
-    "kb001_uncited_trend_line",
-    "kb002_cited_but_absent",
-    "kb003_missing_reference",
-    "kb004_unknown_paper",
-    "kb005_unverified_number",
-    "kb006_stale_number",
-    "kb007_write_outside_inbox",
-    "kb008_malformed_card",
-    "kb009_broken_path",
-)
-RULE_IDS = tuple(f"KB00{i}" for i in range(1, 10))
+#: `kb005_unverified_number` is the module of rule KB005
+_RULE_MODULE = re.compile(r"kb(\d{3})_[a-z0-9_]+")
+
+
+@lru_cache(maxsize=1)
+def _rule_modules() -> tuple[tuple[str, str], ...]:
+    """(rule id, module name) of every rule module in the package, in id order."""
+    found: dict[str, str] = {}
+    for module in pkgutil.iter_modules(__path__):
+        named = _RULE_MODULE.fullmatch(module.name)
+        if named is None:
+            continue
+        rule_id = f"KB{named.group(1)}"
+        if rule_id in found:
+            raise RuntimeError(f"two rule modules claim {rule_id}: {found[rule_id]} and {module.name}")
+        found[rule_id] = module.name
+    return tuple(sorted(found.items()))
+
+
+def rule_ids() -> tuple[str, ...]:
+    """Every rule id, in id order, without importing any rule."""
+    return tuple(rule_id for rule_id, _ in _rule_modules())
 
 
 @lru_cache(maxsize=1)
 def all_rules() -> dict[str, Rule]:
     """Every rule by id, in id order."""
-    rules = [Rule.from_module(importlib.import_module(f"kbcheck.rules.{name}")) for name in _MODULES]
-    return {rule.id: rule for rule in rules}
+    rules: dict[str, Rule] = {}
+    for rule_id, name in _rule_modules():
+        rule = Rule.from_module(importlib.import_module(f"{__name__}.{name}"))
+        if rule.id != rule_id:  # else config and engine would disagree about what exists
+            raise RuntimeError(f"rule module {name} declares ID {rule.id!r}; its file name says {rule_id}")
+        rules[rule_id] = rule
+    return rules
 
 
 def get_rule(rule_id: str) -> Rule:
@@ -36,3 +60,9 @@ def get_rule(rule_id: str) -> Rule:
     if rule is None:
         raise UsageError(f"unknown rule '{rule_id}'; valid rules are {', '.join(rules)}")
     return rule
+
+
+def forget_discovered() -> None:
+    """Look for rule modules again on next use (after one was added at run time)."""
+    _rule_modules.cache_clear()
+    all_rules.cache_clear()

@@ -16,8 +16,8 @@ from kbcheck.findings import Problem, Severity
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
+    from kbcheck.git import Change
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
-    from kbcheck.sources import Change
 
 #: a check over one file of the knowledge base
 FileCheck = Callable[["KbFile", "KnowledgeBase", "Config"], Iterator[Problem]]

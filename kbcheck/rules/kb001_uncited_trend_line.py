@@ -2,12 +2,17 @@
 
 **What it catches.** Every top-level list item (with its nested items) and
 every table body row under the trend section (`§6.2`, `趋势`, `Trends`, and
-its sub-sections) must carry at least one citation: an arXiv id, a DOI, a
-GitHub repo, a card path or an `owner/repo` that names a repo card.
+its sub-sections) must carry at least one source: an arXiv id, a DOI, a
+GitHub repo, a card path, an `owner/repo` that names a repo card, a web link,
+or a link to a note or PDF of the knowledge base.
 
 **Why it matters.** A trend is the most quoted and least checked sentence of
 a living document. A trend line with no source cannot be re-checked when the
 field moves, and it is often a summary of a brief that nobody can find again.
+
+**What it reads.** The living document's sections (their role comes from
+the heading patterns), its blocks (list items with their nesting, table
+rows) and the citations resolved in each block.
 
 **Fires:**
 
@@ -48,14 +53,15 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     doc = kb.document(file.path)
     if doc is None:
         return
-    citations = kb.resolve(file.path).block_citations
+    resolved = kb.resolve(file.path)
+    citations, links = resolved.block_citations, resolved.block_links
     for block in doc.blocks:
         if doc.sections[block.section].role != TREND:
             continue
         is_trend_line = (block.kind == "list_item" and block.parent is None) or block.kind == "table_row"
         if not is_trend_line:
             continue
-        if citations[block.index] or any(citations[d.index] for d in doc.descendants(block)):
+        if any(citations[b.index] or links[b.index] for b in (block, *doc.descendants(block))):
             continue
         first_line = block.text.split("\n", 1)[0].strip()
         yield Problem(

@@ -4,16 +4,24 @@
 `reference-kinds` for repos) listed in the reference section (`§七`, `参考`,
 `引用`, `References`) that has zero mentions anywhere outside that section —
 entries, trend and open-question sections included. The sample brief calls
-this "引用挂账、无条目" (cited, no entry).
+this "引用挂账、无条目" (cited, no entry). An entry counts as discussed when
+the body names its id, links a note about it (a note whose frontmatter or
+title names that one id), or names it by its card's title or short name
+(the title's part before `:`) or by the entry's own link text
+(`- [ReAct](https://arxiv.org/abs/2210.03629)` is discussed by "ReAct"),
+or, for a numbered entry (`4. …`), cites its number (`文献 [4]`).
 
 **Why it matters.** A reference without a body entry is a promise that was
 never kept: the paper was judged worth citing, but nobody wrote down what it
 says or where it fits. These are the highest-value gaps to fill.
 
-**Fires:**
+**What it reads.** The document's mentions: for each id, where it appears
+in the reference section and where in the body (`model/mentions.py`).
+
+**Fires:** no section above the list mentions the paper.
 
     ## §七 引用列表
-    - arXiv:2610.02076 — LLM-as-Jev      ← no section above mentions it
+    - arXiv:2610.02076 — LLM-as-Jev
 
 **Passes:**
 
@@ -32,14 +40,17 @@ accept today's backlog and fail only on new gaps.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.model.mentions import document_mentions
+from kbcheck.model.document import REFERENCE
+from kbcheck.model.mentions import IdMentions, document_mentions
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
+    from kbcheck.model.document import Document
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
 
 ID = "KB002"
@@ -48,13 +59,71 @@ SEVERITY = "warning"
 KINDS = ("knowledge",)
 
 
+#: shorter names ("RL", "KV") match too much prose to count as a discussion
+_MIN_NAME = 3
+#: where a title splits into a short name and the rest: `Name: subtitle`, `venue | title`
+_SEPARATOR = re.compile(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
+_TRAILER = re.compile(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    doc = kb.document(file.path)
+    body: str | None = None
     for ident, where in document_mentions(kb, file.path).items():
         if where.kind not in config.reference_kinds or not where.references or where.body:
             continue
+        if doc is not None:
+            if body is None:
+                body = "\n".join(b.text for b in doc.blocks if doc.sections[b.section].role != REFERENCE).casefold()
+            if any(_named(name, body) for name in _names(kb, doc, where)) or _numbered(doc, where, body):
+                continue
         line, column = where.references[0]
         yield Problem(
             path=file.path, line=line, column=column,
             message=f"{ident} is in the reference list but never mentioned in the body; write its entry or drop the reference",
             subject=ident,
         )
+
+
+def _names(kb: KnowledgeBase, doc: Document, where: IdMentions) -> list[str]:
+    """What the body may call an entry: its card's title and short name, the entry's link texts."""
+    names: list[str] = []
+    card_path = kb.paper_card_path(where.id) if where.kind == "arxiv" else None
+    card = kb.card(card_path) if card_path else None
+    if card is not None and card.fields.get("title"):
+        names.extend(_name_parts(str(card.fields["title"])))
+    for line, _column in where.references:
+        block = doc.block_at(line)
+        if block is None:
+            continue
+        for ref in block.refs:
+            if "://" not in ref.text and where.id not in ref.text:
+                names.extend(_name_parts(ref.text))
+    return [name for name in names if len(name) >= _MIN_NAME and not name.isdigit()]
+
+
+def _name_parts(title: str) -> list[str]:
+    """A title and its short names: `xDeepFM: Combining …` gives `xDeepFM` and `Combining …`;
+    a trailing `(Gu et al., 2019)` or `[2016]` and book-title marks are not part of the name."""
+    title = _TRAILER.sub("", " ".join(title.split())).strip("《》「」\"' ")
+    parts = [title, *(part.strip("《》「」\"' ") for part in _SEPARATOR.split(title))]
+    return list(dict.fromkeys(part for part in parts if part))
+
+
+def _named(name: str, body: str) -> bool:
+    """The name stands in the body, a Latin name as a whole word (`BERT` is not named by `RoBERTa`)."""
+    name = name.casefold()
+    before = r"(?<![a-z0-9_-])" if name[0].isascii() and name[0].isalnum() else ""
+    after = r"(?![a-z0-9_-])" if name[-1].isascii() and name[-1].isalnum() else ""
+    return re.search(before + re.escape(name) + after, body) is not None
+
+
+def _numbered(doc: Document, where: IdMentions, body: str) -> bool:
+    """A numbered entry (`4. [Title](…)`) cited in the body by its number: `文献 [4]`, `[2, 4]`."""
+    for line, _column in where.references:
+        block = doc.block_at(line)
+        if block is not None and block.ordinal:
+            number = re.escape(block.ordinal)
+            if re.search(rf"\[(?:\d+\s*[,，、–-]\s*)*{number}(?:\s*[,，、–-]\s*\d+)*\]", body):
+                return True
+    return False

@@ -3,11 +3,19 @@
 **What it catches.** In a living document that has a reference section, an
 id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
 in the body but not listed in the reference section. One finding per id, at
-its first mention. Documents without a reference section are not checked.
+its first mention. Documents without a reference section are not checked,
+and neither are those whose reference section lists no id it compares
+(videos, blog posts, tutorials): such a list is not a bibliography. A link
+to a note about one paper (its frontmatter or title names the paper's id)
+mentions that paper. The paper a note is about, named in its frontmatter
+or its title heading, is the note's subject, not a missing reference.
 
 **Why it matters.** The reference list is how readers and tools (the digest,
 KB002) know what a document rests on; an id that only lives in the prose is
 invisible to them.
+
+**What it reads.** The same mentions as KB002, and whether the document
+has a reference section at all.
 
 **Fires:**
 
@@ -16,9 +24,20 @@ invisible to them.
     ## §七 引用列表
     - arXiv:2610.02076
 
-**Passes:** the same, with `- arXiv:2610.11959 — MiMo-V2.6` added under §七.
+**Passes:** the same, with the id added under §七.
 
-**How to fix.** Add the id to the reference list.
+    ### §3.5 RL rollout
+    - MiMo-V2.6 的统一轨迹表示（arXiv:2610.11959）
+    ## §七 引用列表
+    - arXiv:2610.02076
+    - arXiv:2610.11959 — MiMo-V2.6
+
+**How to fix.** Add the id to the reference list. Fixable: `kbcheck check
+--fix` appends the entry (the id, and the card's title when there is a card)
+after the last entry of the list the reference section ends with, in that
+list's own format: the same bullet, or the next number, and the same
+indentation. A reference section that does not end with a list is left for
+you to edit.
 
 **How to suppress.** `<!-- kbcheck: disable=KB003 -->` before the block,
 `disable-file=KB003`, or `per-file-ignores`.
@@ -30,11 +49,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.fix.edits import reference_entry
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.mentions import document_mentions
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
+    from kbcheck.model.document import Document
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
 
 ID = "KB003"
@@ -47,12 +68,28 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     doc = kb.document(file.path)
     if doc is None or not doc.has_role(REFERENCE):
         return
-    for ident, where in document_mentions(kb, file.path).items():
-        if where.kind not in config.reference_kinds or where.references or not where.body:
-            continue
-        line, column, section = where.body[0]
+    mentions = document_mentions(kb, file.path)
+    if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
+        return  # a reference list of videos and blog posts is not a bibliography to compare with
+    subjects = _subject_ids(kb, doc, file.path)
+    # the paper the note is about, named at its top, is not a reference it forgot
+    missing = [(where.body[0], ident, where.kind) for ident, where in mentions.items()
+               if where.kind in config.reference_kinds and not where.references and where.body
+               and ident not in subjects]
+    # in order of first mention: appended entries (and a numbered list's numbers) follow the text
+    for ordinal, ((line, column, section), ident, kind) in enumerate(sorted(missing)):
         yield Problem(
             path=file.path, line=line, column=column,
             message=f"{ident} is mentioned in {section} but missing from the reference list",
-            subject=ident,
+            subject=ident, fix=reference_entry(kb, file.path, kind, ident, ordinal),
         )
+
+
+def _subject_ids(kb: KnowledgeBase, doc: Document, path: str) -> set[str]:
+    """Ids the document names as its own subject: its frontmatter's and its title heading's."""
+    resolved = kb.resolve(path)
+    ids = {c.id for c in resolved.own_citations}
+    title = doc.title_block()
+    if title is not None:
+        ids.update(c.id for c in resolved.block_citations[title.index])
+    return ids

@@ -4,16 +4,34 @@
 papers.cool URL, a bare new-style id — in any markdown file, for which no
 paper card exists. The message suggests the nearest card id. One finding
 per id per file, at its first mention. An error in briefs, a warning
-elsewhere.
+elsewhere. A knowledge base with no paper cards at all (the `paper-cards`
+glob matches nothing) gets one notice, when an arXiv id is cited, instead
+of a finding per id. A link
+to a note about a paper is not itself a citation of the paper's id here:
+the note is checked on its own.
 
 **Why it matters.** A cited id with no card is either a typo (`2610.02067`
 for `2610.02076`), a paper nobody collected yet, or a fabricated id. In a
 brief written by an agent the last is common enough to stop the commit.
 
-**Fires:** `结论见 arXiv:2610.02067` when only `…-2610-02076.md` exists.
+**What it reads.** The citations resolved in each block of the file and
+the index of paper-card ids of the whole knowledge base.
 
-**Passes:** `结论见 arXiv:2610.02076` with
-`organized/paper_cards/1695-2610-02076.md` in the knowledge base.
+**Given:** the card `organized/paper_cards/1695-2610-02076.md`:
+
+    ---
+    arxiv: "2610.02076"
+    title: "LLM-as-Jev"
+    ---
+    用 token 概率直接读出决策。
+
+**Fires:** a typo; the message suggests 2610.02076.
+
+    结论见 arXiv:2610.02067
+
+**Passes:**
+
+    结论见 arXiv:2610.02076
 
 **How to fix.** Correct the id, or collect the paper as a card first.
 
@@ -39,12 +57,21 @@ SEVERITY_BY_KIND = {"brief": "error"}
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
 
+NO_CARDS = "KB004 not evaluated: no paper cards in the knowledge base (the paper-cards glob matches nothing)"
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     seen: set[str] = set()
-    for citations in kb.resolve(file.path).block_citations:
+    resolved = kb.resolve(file.path)
+    for citations in (*resolved.block_citations, resolved.own_citations):
         for citation in citations:
-            if citation.kind != "arxiv" or citation.card_path is not None or citation.id in seen:
+            if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
+            if not kb.paper_index():
+                # nothing to compare with: say so once per run, not once per id
+                if NO_CARDS not in kb.notices:
+                    kb.notices.append(NO_CARDS)
+                return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
             hint = f"; did you mean {nearest[0]} ({kb.paper_card_path(nearest[0])})?" if nearest else ""

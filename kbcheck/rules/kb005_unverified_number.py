@@ -2,31 +2,52 @@
 
 **What it catches.** In living documents, briefs and guides: a number
 attached to a unit or claim word — `45%`, `2.7x`, `3倍`, `1771⭐`, `被引 19`,
-`周增 +26`, `350ms`, `2.4GB`, `1200 tokens/s` — whose block and section cite
+`周增 +26`, `350ms`, `2.4GB`, `1200 tokens/s`, `20T tokens`, `+2 points`,
+`涨 2 分`, `18 万亿`; a range (`2-3s`) is one claim — whose block and section cite
 nothing, or cite only cards and none of those cards contains a number of
 equal value (`1,771` equals `1771`; digits inside ids and dates do not
-count). Dates, versions, ids, section labels, ordinals, counts of things
-(`4 条`, `8 项材料`), code, and quoted text (`“…”`, `「…」`, `"…"`) are not
-claims.
+count). The source is taken from the nearest level that has one: a link
+whose text holds the number; the block; its section (heading included); the
+heading and lead text of each enclosing section, innermost first (a
+`来源` / `Source` sub-section counts as its parent's lead); the file's own
+sources (frontmatter such as `url:`, or the title heading of a note about
+one paper). Web links and links to notes or PDFs of the knowledge base are
+sources without a card; the card check applies when every source at that
+level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
+and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
+(`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
+`48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`),
+blockquotes (`> …`) and the titles in a reference list are not claims.
 
 **Why it matters.** Numbers are what readers copy. A number nobody can
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
 "common knowledge".
+
+**What it reads.** The claim numbers of each block, their evidence (the
+sources of the nearest level that has any, resolved against the knowledge
+base) and the numbers written in the cited cards; the decision is shared
+with KB006 (`rules/_number_evidence.py`).
+
+**Given:** the card `organized/paper_cards/1802-2610-04418.md`:
+
+    ---
+    arxiv: "2610.04418"
+    title: "EAGLE at long context"
+    ---
+    长上下文下提速 2.7x。
 
 **Fires:**
 
     ### §4.1 投机解码
     - EAGLE 类方法在长上下文下提速 2.7x
 
-**Passes:**
+**Passes:** the cited card holds 2.7 (a source that is not a card, such as a
+DOI or a GitHub repo without a card, passes too).
 
     ### §4.1 投机解码
     - EAGLE 类方法在长上下文下提速 2.7x（arXiv:2610.04418）
 
-(when the card of 2610.04418 mentions 2.7, or when the cited source is not a
-card, such as a DOI or a GitHub repo without a card).
-
-**How to fix.** Cite the source in the block or its section, or correct the
+**How to fix.** Cite the source in the block or a section above it, or correct the
 number to what the cited card says. If the number is honestly unverified,
 mark the block with `待核` / `待核实` / `unverified` / `[?]`.
 
@@ -41,7 +62,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.model.evidence import NOT_IN_CARDS, UNSOURCED, claim_verdicts
+from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -54,10 +75,10 @@ KINDS = ("knowledge", "brief", "guide")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
-    for verdict in claim_verdicts(kb, file.path):
+    for verdict in number_verdicts(kb, file.path):
         claim = verdict.claim
         if verdict.reason == UNSOURCED:
-            message = f"{claim.text} has no source in its block or section; cite the paper, repo or card it comes from"
+            message = f"{claim.text} has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from"
         elif verdict.reason == NOT_IN_CARDS:
             names = ", ".join(card.path for card in verdict.cards[:3])
             more = f" and {len(verdict.cards) - 3} more" if len(verdict.cards) > 3 else ""

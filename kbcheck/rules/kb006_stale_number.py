@@ -12,14 +12,39 @@ A number reported here is not also reported by KB005.
 living document that still says `243⭐` after the card was refreshed to 245
 misleads readers, and the fix is mechanical.
 
-**Fires:** `recursive-oss/rec：本轮复采 243⭐ / 周增 +14` when
-`organized/repo_cards/4572-recursive-oss-rec.md` says `stars: 245`.
+**What it reads.** The same claim numbers and evidence as KB005, and the
+current field values of the one cited card.
 
-**Passes:** the same line saying `245⭐`; or a number inside quotes
-(`"243⭐"` reports what another document said); or a block marked `待核`.
+**Given:** the card `organized/repo_cards/4572-recursive-oss-rec.md`:
+
+    ---
+    repo: recursive-oss/rec
+    stars: 245
+    ---
+    递归推理的开源实现。
+
+**Fires:**
+
+    - recursive-oss/rec：本轮复采 243⭐
+
+**Passes:** the same line with the card's value,
+
+    - recursive-oss/rec：本轮复采 245⭐
+
+or a number inside quotes (it reports what another document said),
+
+    - recursive-oss/rec：旧简报写的是 "243⭐"
+
+or a block marked as unverified:
+
+    - recursive-oss/rec：本轮复采 243⭐（待核）
 
 **How to fix.** Update the number to the card's value (the digest lists
-these as "stale numbers to update").
+these as "stale numbers to update"). Fixable: `kbcheck check --fix` writes
+the card's value in place of the stale number, keeping its sign and its
+thousands separators (`243⭐` → `245⭐`, `周增 +14` → `周增 +17`,
+`1,771 stars` → `1,802 stars`); a number written with a multiplier
+(`1.2k⭐`, `3万 stars`) is left for you to round.
 
 **How to suppress.** An uncertainty marker in the block, `<!-- kbcheck:
 disable=KB006 -->` before it, or `per-file-ignores`.
@@ -31,7 +56,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.model.evidence import STALE, claim_verdicts
+from kbcheck.fix.edits import restated_number
+from kbcheck.rules._number_evidence import STALE, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -48,12 +74,12 @@ def _show(value: float) -> str:
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
-    for verdict in claim_verdicts(kb, file.path):
+    for verdict in number_verdicts(kb, file.path):
         if verdict.reason != STALE or verdict.field_value is None:
             continue
         claim, card = verdict.claim, verdict.cards[0]
         yield Problem(
             path=file.path, line=claim.line, column=claim.column,
             message=f"{claim.text} is stale: {card.path} now says {claim.field}: {_show(verdict.field_value)}",
-            subject=claim.text,
+            subject=claim.text, fix=restated_number(claim, verdict.field_value),
         )

@@ -1,14 +1,21 @@
 """A change writes outside what its author may write (by default, their own inbox folder).
 
 **What it catches.** Every path of the staged change (`--staged`, judged by
-the run's author) or of each commit in the range (`--diff REV`, each commit
-judged by its own author email) that lies outside the author's role: added,
-modified and deleted paths, and both sides of a rename. The author of a
-local run is `--author`, else `KBCHECK_AUTHOR`, else git config
+the run's author), of each commit in the range (`--diff REV`, each commit
+judged by the e-mail it records) or of the range's net change (`--diff REV
+--actor LOGIN`, judged as the author whose `logins` holds LOGIN) that lies
+outside the author's role: added, modified and deleted paths, and both
+sides of a rename. A merge writes what differs from every parent. The
+author of a local run is `--author`, else `KBCHECK_AUTHOR`, else git config
 `kbcheck.author`, else the configured author with the commit email
 (`git config user.email`). An author nobody configured gets one finding per
 path, unless `allow-unknown-authors = true`. Not evaluated by `--all` or
 plain paths: there is no change to judge.
+
+Roles, authors and this rule's ignores and severity are read from the base
+revision (HEAD for `--staged`, REV for `--diff`), never from the change: a
+change to `.kbcheck.toml` or to the baseline file is a write like any other,
+and a baseline never accepts this rule's findings (docs/trust-model.md).
 
 **Why it matters.** Writers (people and writing agents) work in
 `inbox/<author>/`; only maintainers fold material into `organized/`. A
@@ -16,17 +23,27 @@ writer that edits a living document or another writer's inbox bypasses
 review, and a refresh script with the wrong identity can rewrite hundreds
 of cards in one commit.
 
-**Fires:** with
+**What it reads.** The changed paths of the run, each with its author,
+and `[roles]` / `[authors]` of the configuration; no file content.
+
+**Given:** `.kbcheck.toml`:
 
     [authors.tom]
     emails = ["tom@example.org"]
     role = "writer"            # writer = ["inbox/{author}/**"]
 
-tom stages `inbox/jay/2026-10-29-brief.md`, or renames
-`inbox/tom/draft.md` to `organized/guides/draft.md` (the new side is outside).
+**Fires:** tom stages `inbox/jay/2026-10-29-brief.md`:
 
-**Passes:** tom stages `inbox/tom/2026-10-29-brief.md`; a `maintainer`
-(`["**"]`) changes anything.
+    # jay 的简报
+
+(and when tom renames `inbox/tom/draft.md` to `organized/guides/draft.md`:
+the new side is outside).
+
+**Passes:** tom stages `inbox/tom/2026-10-29-brief.md`:
+
+    # tom 的简报
+
+(and a `maintainer`, whose role is `["**"]`, may change anything).
 
 **How to fix.** Unstage the path (`git restore --staged PATH`) and hand the
 material to a maintainer, or commit as the right author; if the author is
@@ -34,8 +51,9 @@ new, add it under `[authors]` with its emails and role.
 
 **How to suppress.** `per-file-ignores = {"organized/indexes/**" = ["KB007"]}`
 for paths anyone may write, a wider role under `[roles]`, or
-`allow-unknown-authors = true` for unconfigured authors. Inline comments do
-not apply: the finding is about a change, not a line.
+`allow-unknown-authors = true` for unconfigured authors, committed by a
+maintainer first: they take effect from the next change on. Inline comments
+and the baseline do not apply: the finding is about a change, not a line.
 """
 
 from __future__ import annotations
@@ -49,7 +67,7 @@ from kbcheck.findings import Problem
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.sources import Change
+    from kbcheck.git import Change
 
 ID = "KB007"
 NAME = "write-outside-inbox"
@@ -60,7 +78,12 @@ _VERBS = {"A": "adds", "M": "modifies", "D": "deletes"}
 
 
 def _what(change: Change) -> str:
-    actor = f"commit {change.commit[:12]}" if change.commit else "the staged change"
+    if change.commit:
+        actor = f"commit {change.commit[:12]}"
+    elif change.range:
+        actor = f"the change {change.range}"
+    else:
+        actor = "the staged change"
     if change.status == "R" and change.old_path is not None:
         return f"{actor} renames {change.old_path} to {change.path}"
     return f"{actor} {_VERBS.get(change.status, 'changes')} {change.path}"

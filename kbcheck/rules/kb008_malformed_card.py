@@ -4,7 +4,9 @@
 cards (`organized/repo_cards/*.md`): no `---` frontmatter block, YAML that
 does not parse (or uses unsafe tags such as `!!python/object`), frontmatter
 that is not a mapping, a missing required field (`arxiv` and `title` for
-paper cards, `repo` for repo cards), or an id that disagrees with the file
+paper cards, `repo` for repo cards), frontmatter larger than kbcheck reads (more than 100,000 values
+after YAML aliases are expanded, or nested more than 20 levels deep: the guard
+against alias bombs), or an id that disagrees with the file
 name (`1695-2610-02076.md` must say `arxiv: "2610.02076"`;
 `4572-recursive-oss-rec.md` must say `repo: recursive-oss/rec`). Old-style
 ids keep their archive, with `.` and `/` as `-`, lower case:
@@ -17,14 +19,22 @@ in the file name, and must be quoted otherwise.
 and citations against; a card that does not parse silently drops out of the
 knowledge base.
 
-**Fires:**
+**What it reads.** The parsed card: its frontmatter and the problems met
+while parsing it (`model/cards.py`).
+
+**Fires:** `organized/paper_cards/1695-2610-02076.md` says
 
     ---
-    arxiv: "2610.02077"      # file is 1695-2610-02076.md
+    arxiv: "2610.02077"
     title: LLM-as-Jev
     ---
 
-**Passes:** the same with `arxiv: "2610.02076"`.
+**Passes:** `organized/paper_cards/1695-2610-02076.md` says
+
+    ---
+    arxiv: "2610.02076"
+    title: LLM-as-Jev
+    ---
 
 **How to fix.** Repair the YAML (quote strings with `:`), add the field, or
 rename the file to match its id.

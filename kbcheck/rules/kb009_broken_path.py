@@ -2,18 +2,35 @@
 
 **What it catches.** In any markdown file: a relative markdown link
 (`[卡片](../paper_cards/1695-2610-02076.md)`, resolved from the linking
-file), or a bare or backticked knowledge-base path (`organized/…`,
-`inbox/…`, resolved from the repository root) naming nothing in the checked
-tree. A path that climbs out of the repository (`../../etc/passwd`) is
-reported and never read. Glob patterns (`inbox/tom/_candidates/*.json`) and
-web links are not paths.
+file), a bare or backticked knowledge-base path (`organized/…`, `inbox/…`,
+resolved from the repository root) naming nothing in the checked tree, or a
+wikilink (`[[kimi-k3]]`, `[[kimi-k3|text]]`) when no file of the knowledge
+base has that name. A path that climbs out of the repository
+(`../../etc/passwd`) is reported and never read. Glob patterns
+(`inbox/tom/_candidates/*.json`), placeholders (`organized/<topic>/x.md`,
+`inbox/{author}/`) and web links are not paths.
 
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
 
-**Fires:** `见 organized/paper_cards/1695-2610-02067.md` when no such file exists.
+**What it reads.** The file's relative links and knowledge-base paths,
+resolved against the checked tree.
 
-**Passes:** `见 organized/paper_cards/1695-2610-02076.md` when it does.
+**Given:** the card `organized/paper_cards/1695-2610-02076.md`:
+
+    ---
+    arxiv: "2610.02076"
+    title: "LLM-as-Jev"
+    ---
+    用 token 概率直接读出决策。
+
+**Fires:**
+
+    见 organized/paper_cards/1695-2610-02067.md
+
+**Passes:**
+
+    见 organized/paper_cards/1695-2610-02076.md
 
 **How to fix.** Correct the path, or restore the file it pointed to.
 
@@ -42,6 +59,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for broken in kb.resolve(file.path).broken_paths:
         if broken.target is None:
             message = f"{broken.written} points outside the repository"
+        elif broken.written.startswith("[["):
+            message = f"{broken.written} names no file in the knowledge base"
         else:
             message = f"{broken.written} does not exist in the checked tree"
             if broken.target != broken.written:

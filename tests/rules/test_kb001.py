@@ -79,7 +79,6 @@ def test_any_citation_form_satisfies_a_trend_line(source: str) -> None:
     [
         "some/thing",  # owner/repo naming no repo card
         "`arXiv:2610.37358`",  # code is not prose
-        "https://blog.csdn.net/x/article/details/1",  # a web page is not a citation
         "organized/paper_cards/1695-2610-99999.md",  # a path to nothing
         "1999.12345",
     ],

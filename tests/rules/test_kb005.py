@@ -44,7 +44,9 @@ def test_fires_when_block_and_section_cite_nothing() -> None:
     assert where(report) == [(5, col(line, "2.7x"), "2.7x"), (5, col(line, "+12%"), "+12%")]
     first = report.findings[0]
     assert (first.rule, first.name, first.severity, first.path) == ("KB005", "unverified-number", "warning", DOC)
-    assert first.message == "2.7x has no source in its block or section; cite the paper, repo or card it comes from"
+    assert first.message == (
+        "2.7x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from"
+    )
 
 
 def test_fires_when_only_cards_are_cited_and_none_holds_the_number() -> None:
@@ -126,9 +128,14 @@ def test_the_section_of_a_claim_runs_from_its_heading_to_the_next() -> None:
         ### 值得警惕之处
 
         要点：节省 2.7x 算力。
+
+        ## 增量 5：另一项
+
+        要点：节省 2.7x 算力。
         """)
-    # the source in the heading covers its own section; a sub-section is a section of its own
-    assert where(report) == [(7, 7, "2.7x")]
+    # the source in a heading covers its section and, as an ancestor's heading, its sub-sections;
+    # a sibling section is not covered
+    assert where(report) == [(11, 7, "2.7x")]
 
 
 def test_text_before_the_first_heading_is_a_section_of_its_own() -> None:

@@ -6,6 +6,7 @@ import pytest
 from gitrepo import GitRepo
 
 from kbcheck import git
+from kbcheck.authors import judged_as
 from kbcheck.config import Author, Config
 from kbcheck.engine import RunOptions, check
 from kbcheck.findings import Problem
@@ -146,8 +147,8 @@ def repo(git_repo: GitRepo):
     handle.close()
 
 
-def run_check(repo: git.Repository, config: Config = CONFIG, **kwargs: object):
-    selection = select(repo, config, **kwargs)  # type: ignore[arg-type]
+def run_check(repo: git.Repository, config: Config = CONFIG, *, cli_author: str | None = None, **kwargs: object):
+    selection = judged_as(repo, config, select(repo, config, **kwargs), cli_author=cli_author)  # type: ignore[arg-type]
     kb = KnowledgeBase(selection.snapshot, config)
     return check(kb, config, selection, RunOptions(filter="added", select=frozenset({"KB007"})))
 

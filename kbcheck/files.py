@@ -1,0 +1,176 @@
+"""The files kbcheck itself reads and writes in the working tree: the baseline, `--output`, a manifest.
+
+The repository is not trusted to point anywhere safe: a committed symlink
+(`.kbcheck -> ../elsewhere`), a FIFO or a device where a file is expected,
+or a configured path into `.git` must not make kbcheck write outside the
+working tree, overwrite git's own files, or read forever. So a path taken
+from the configuration goes through no symlink and stays out of the git
+directory, and only regular files are opened (never blocking on a FIFO).
+
+Writes are atomic (a temporary file in the same folder, then `os.replace`),
+and the temporary file is removed when the run is interrupted, by SIGINT or
+SIGTERM, before it is complete.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from kbcheck.errors import KbcheckError
+
+if TYPE_CHECKING:
+    from kbcheck.git import Repository
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run stands so that clean-up runs as for Ctrl-C."""
+
+
+def read_regular(path: Path, what: str, *, follow: bool = False) -> bytes | None:
+    """The bytes of a regular file; None when nothing is there.
+
+    A FIFO, a device, a folder or (unless `follow`, for a file named on the
+    command line) a symlink is a `KbcheckError` naming `what`.
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS | (0 if follow else _NOFOLLOW))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if os.path.islink(path):
+            raise KbcheckError(f"{what} is a symlink; kbcheck reads only a regular file there") from None
+        if os.path.isdir(path):
+            raise KbcheckError(f"{what} is a folder, not a file") from None
+        raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise KbcheckError(f"{what} is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    except OSError as exc:
+        raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def work_tree_file(repo: Repository, rel: str, what: str) -> Path:
+    """`rel` under the working tree, refused when a folder on the way is a symlink or it is in git's folder.
+
+    `what` names the setting in messages (e.g. `'baseline' .kbcheck/baseline.json`).
+    """
+    root = Path(repo.root)
+    parts = [part for part in rel.replace("\\", "/").split("/") if part not in ("", ".")]
+    if not parts or ".." in parts:
+        raise KbcheckError(f"{what} must be a path inside the working tree")
+    here = root
+    for number, part in enumerate(parts):
+        here = here / part
+        try:
+            info = os.lstat(here)
+        except FileNotFoundError:
+            break  # the rest does not exist yet: it will be made as real folders
+        except OSError as exc:
+            raise KbcheckError(f"cannot use {what}: {exc.strerror or exc}") from None
+        if stat.S_ISLNK(info.st_mode):
+            through = "/".join(parts[: number + 1])
+            if number == len(parts) - 1:
+                raise KbcheckError(f"{what} is a symlink; kbcheck reads and writes only a regular file there")
+            raise KbcheckError(f"{what} goes through the symlink {through}; "
+                               "kbcheck reads and writes only real folders of the working tree")
+    if is_in_git_dir(repo, root / "/".join(parts)):
+        raise KbcheckError(f"{what} is inside the git directory")
+    return root.joinpath(*parts)
+
+
+def is_in_git_dir(repo: Repository, path: Path) -> bool:
+    """True for a path in (or being) the repository's git directory or its `.git` entry."""
+    real = Path(os.path.realpath(path))
+    for git_dir in {Path(repo.root) / ".git", Path(repo.git_dir), Path(repo.common_dir)}:
+        top = Path(os.path.realpath(git_dir))
+        if real == top or top in real.parents:
+            return True
+    return False
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within: SIGTERM raises `Terminated` (in the main thread; elsewhere signals cannot be caught)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: FrameType | None) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class AtomicFile:
+    """A file written whole or not at all: `write` fills a temporary file in the target's folder,
+    `os.replace` puts it in place. Open it before a long computation, so that the folder is
+    known to be writable first; if the run stops before `write`, the temporary file goes."""
+
+    def __init__(self, path: Path, temp: str, fd: int) -> None:
+        self.path = path
+        self._temp = temp
+        self._fd: int | None = fd
+
+    def write(self, data: bytes) -> None:
+        fd, self._fd = self._fd, None
+        assert fd is not None, "written once"
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(self._temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
+            os.replace(self._temp, self.path)
+        except OSError as exc:
+            raise KbcheckError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def discard(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        Path(self._temp).unlink(missing_ok=True)
+
+
+@contextmanager
+def atomic_file(path: Path) -> Iterator[AtomicFile]:
+    """An `AtomicFile` at `path`; its temporary file never outlives the block (SIGINT and SIGTERM included)."""
+    owner = os.getpid()
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+    target = AtomicFile(path, temp, fd)
+    try:
+        with _terminate_as_interrupt():
+            yield target
+    finally:
+        if os.getpid() == owner:  # a forked worker leaves the parent's file alone
+            target.discard()
+
+
+__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "work_tree_file"]

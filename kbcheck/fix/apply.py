@@ -1,0 +1,82 @@
+"""Apply edits to a file's bytes, keeping its BOM and its line ends.
+
+Rules see text with `\\n` line ends and no BOM; the file may have CRLF or
+lone CR ends, even mixed. Lines are split here exactly as the text rules
+saw was made, so line N and column C name the same character in both, and
+text an edit inserts takes the line end of the line it is inserted into.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kbcheck.findings import Edit, Finding
+
+BOM = b"\xef\xbb\xbf"
+_LINE_END = re.compile(r"(\r\n|\r|\n)")
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A file's new bytes and the findings whose edits made them."""
+
+    data: bytes
+    fixed: tuple[Finding, ...]
+
+
+def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
+    """The file with every finding's edit applied that still matches and overlaps no earlier one.
+
+    Edits apply in report order; insertions at one place keep that order. An
+    edit whose `original` is not at its place is left out (its finding stays).
+    """
+    bom = data.startswith(BOM)
+    try:
+        text = data[len(BOM):].decode("utf-8") if bom else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Applied(data, ())  # never checked as text: nothing to fix
+    pieces = _LINE_END.split(text)
+    lines = [(pieces[i], pieces[i + 1] if i + 1 < len(pieces) else "") for i in range(0, len(pieces), 2)]
+    starts: list[int] = []
+    offset = 0
+    for content, end in lines:
+        starts.append(offset)
+        offset += len(content) + len(end)
+    default_end = next((end for _, end in lines if end), "\n")
+    chosen: list[tuple[int, int, int, str, Finding]] = []  # (start, end, order, replacement, finding)
+    taken: list[tuple[int, int]] = []
+    for order, finding in enumerate(findings):
+        edit = finding.fix
+        if edit is None:
+            continue
+        span = _span(edit, lines, starts)
+        if span is None or text[span[0]:span[1]] != edit.original:
+            continue
+        if any(_overlap(span, other) for other in taken):
+            continue
+        taken.append(span)
+        line_end = lines[edit.line - 1][1] or default_end
+        chosen.append((span[0], span[1], order, edit.replacement.replace("\n", line_end), finding))
+    # apply from the end backwards so earlier offsets stay valid; same-place insertions in report order
+    for start, end, _, replacement, _ in sorted(chosen, key=lambda c: (c[0], c[2]), reverse=True):
+        text = text[:start] + replacement + text[end:]
+    fixed = tuple(c[4] for c in sorted(chosen, key=lambda c: c[2]))
+    return Applied((BOM if bom else b"") + text.encode("utf-8"), fixed)
+
+
+def _span(edit: Edit, lines: list[tuple[str, str]], starts: list[int]) -> tuple[int, int] | None:
+    if not 1 <= edit.line <= len(lines):
+        return None
+    content = lines[edit.line - 1][0]
+    column = edit.column - 1
+    if column < 0 or column + len(edit.original) > len(content):
+        return None
+    start = starts[edit.line - 1] + column
+    return start, start + len(edit.original)
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Two replacements touching the same characters; insertions at one place do not collide."""
+    return a[0] < b[1] and b[0] < a[1]

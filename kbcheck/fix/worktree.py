@@ -1,0 +1,72 @@
+"""Read and replace files in the work tree, only while they hold exactly what was checked.
+
+Fixes never touch the index: what is staged stays as the writer staged it,
+and the fixed file shows up as an unstaged change to review, as pre-commit's
+fixing hooks leave theirs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def blob_id(data: bytes, object_format: str) -> str:
+    """The id git gives these bytes as a blob (`git hash-object`)."""
+    hasher = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    return hasher(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def read_regular(root: Path, path: str) -> bytes | None:
+    """A regular file's bytes, never through a symlink (the file or a folder leading to it); else None."""
+    target = root / path
+    real_root = os.path.realpath(root)
+    if not os.path.realpath(target.parent).startswith(real_root.rstrip(os.sep) + os.sep) and \
+            os.path.realpath(target.parent) != real_root:
+        return None
+    try:
+        fd = os.open(target, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
+def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) -> bool:
+    """Write `data` over `path` atomically, keeping its mode; False (and nothing written) when the
+    file no longer holds `expected` bytes.
+
+    The new content goes to a temporary file beside it, synced, then renamed
+    over the old one: a reader, a crash or a full disk never leaves half a file.
+    """
+    target = root / path
+    try:
+        mode = stat.S_IMODE(os.lstat(target).st_mode)
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".kbcheck-fix")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        if read_regular(root, path) != expected:  # changed while we fixed: leave the writer's version
+            os.unlink(temp)
+            return False
+        os.replace(temp, target)
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        return False
+    return True

@@ -1,0 +1,401 @@
+"""Where facts come from: read from a snapshot once, computed by `kbcheck.model.facts`, cached.
+
+The `FactStore` is the only part of a run that reads file content, talks to
+the blob cache and decides what stays in memory. Every cached fact is plain
+data (`kbcheck.model.plain`) stored under a key naming all it depends on
+(`kbcheck.model.facts.fact_key`) with the size of the content it came from:
+the size limit is configuration, so a cached fact of a file over the limit is
+never served, and the file is skipped as it would be without a cache.
+
+Memory: a full check of 100k files holds one file's parse at a time
+(`release`), cards while they are cited (`release_cards`), and refs as small
+tuples; a loaded cache shard holds encoded bytes until an entry is asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import sys
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, TypeVar
+
+from kbcheck.model.cards import Card, parse_card
+from kbcheck.model.document import Document
+from kbcheck.model.facts import (
+    CARD_KINDS,
+    BlockRefs,
+    ParseSettings,
+    block_refs,
+    card_facts,
+    document_facts,
+    fact_key,
+    read_text,
+)
+from kbcheck.model.plain import from_plain, to_plain
+
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from kbcheck.cache import BlobCache
+    from kbcheck.sources import Snapshot
+
+#: the cache namespaces: a card's fields (looked up for every card cited) and numbers, a file's
+#: refs (read once, for the file itself), parses of documents and of card bodies apart (a run
+#: that needs a few briefs then loads no card parses), and the name indexes
+CARDS, REFS, DOCS, CARD_DOCS, INDEXES = "card", "refs", "doc", "doc-card", "index"
+#: name indexes kept per kind: a digest compares two revisions, a hook follows a third
+NAME_INDEXES_KEPT = 3
+#: `uncached` looks at this many files before deciding the cache is warm
+_SAMPLE = 64
+
+
+def _parse_class(kind: str) -> str:
+    """What a parse depends on of the kind: a card's body or a whole document."""
+    return "card" if kind in CARD_KINDS else "doc"
+
+
+class FactStore:
+    """The facts of one snapshot's files, each computed once per content."""
+
+    def __init__(self, snapshot: Snapshot, settings: ParseSettings, max_file_size: int,
+                 cache: Callable[[str], BlobCache] | None = None) -> None:
+        self.snapshot = snapshot
+        self.settings = settings
+        self.max_file_size = max_file_size
+        #: one line per file that has no text (too big, binary, not UTF-8)
+        self.notices: list[str] = []
+        self._cache_factory = cache
+        self._caches: dict[str, BlobCache] = {}
+        self._texts: dict[str, str | None] = {}
+        self._sizes: dict[str, int] = {}
+        self._unread: dict[str, str] = {}
+        self._documents: dict[str, Document | None] = {}
+        self._cards: dict[str, Card | None] = {}
+        self._refs: dict[str, BlockRefs | None] = {}
+        #: the numbers of cards cited as evidence
+        self._numbers: dict[str, frozenset[float]] = {}
+
+    @property
+    def cached(self) -> bool:
+        return self._cache_factory is not None
+
+    def _cache(self, namespace: str) -> BlobCache | None:
+        if self._cache_factory is None:
+            return None
+        if namespace not in self._caches:
+            self._caches[namespace] = self._cache_factory(namespace)
+        return self._caches[namespace]
+
+    # -- text ----------------------------------------------------------------
+    def text(self, path: str) -> str | None:
+        """A file's text, or None with a one-line notice when it is binary, too big or not UTF-8."""
+        if path in self._texts:
+            return self._texts[path]
+        return self._decode(path, self.snapshot.read(path))
+
+    def preload(self, paths: Iterable[tuple[str, str]]) -> None:
+        """Read these (path, kind) files' texts in one go (from git, one batch instead of a
+        request each); only what a later `text()` would read: cards whose fields and
+        numbers are cached are skipped."""
+        cache = self._cache(CARDS)
+        wanted: list[str] = []
+        for path, kind in dict.fromkeys(paths):
+            if path in self._texts or path in self._cards:
+                continue
+            blob = self.snapshot.blob_id(path)
+            if cache is not None and blob is not None and kind in CARD_KINDS and (
+                cache.has(blob, self._key("card", kind, path)) and cache.has(blob, self._key("numbers", kind, path))
+            ):
+                continue
+            wanted.append(path)
+        if len(wanted) > 1:
+            found = self.snapshot.read_many(wanted)
+            for path in wanted:
+                if path in found:
+                    self._decode(path, found[path])
+
+    def _decode(self, path: str, data: bytes | None) -> str | None:
+        """The one place that decides a file's text (and the notice when it has none)."""
+        text: str | None = None
+        reason: str | None = None
+        if data is not None:
+            self._sizes[path] = len(data)
+            reason = self._over_limit(len(data))
+            if reason is None:
+                text, reason = read_text(data)
+        if reason is not None:
+            self._skip(path, reason)
+        self._texts[path] = text
+        return text
+
+    def _over_limit(self, size: int) -> str | None:
+        if size > self.max_file_size:
+            return f"skipped: {size} bytes is over max-file-size ({self.max_file_size})"
+        return None
+
+    def _skip(self, path: str, reason: str) -> None:
+        self._unread[path] = reason
+        self.notices.append(f"{path}: {reason}")
+        self._texts[path] = None
+
+    def _served(self, path: str, hit: object) -> object | None:
+        """The value of a cache hit `(size, value)`, or None when it is not one; a file over
+        the size limit is skipped here, as reading it would have."""
+        if not isinstance(hit, tuple) or len(hit) != 2 or not isinstance(hit[0], int):
+            return None
+        reason = self._over_limit(hit[0])
+        if reason is not None:
+            if path not in self._texts:
+                self._skip(path, reason)
+            return None
+        value: object = hit[1]
+        return value
+
+    def _entry(self, path: str, value: object) -> tuple[int, object] | None:
+        """What to cache for a fact just computed from the file's text."""
+        size = self._sizes.get(path)
+        return (size, value) if size is not None else None
+
+    def why_unread(self, path: str) -> str | None:
+        """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
+        return self._unread.get(path)
+
+    def _key(self, fact: str, kind: str, path: str | None = None) -> str:
+        return fact_key(self.settings, fact, kind, path)
+
+    # -- cards -----------------------------------------------------------------
+    def card(self, path: str, kind: str) -> Card | None:
+        """The card at a path (None when unreadable); its id and problems depend on the path."""
+        if path in self._cards:
+            return self._cards[path]
+        blob = self.snapshot.blob_id(path)
+        cache = self._cache(CARDS)
+        key = self._key("card", kind, path)
+        card: Card | None = None
+        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
+        if hit is not None:
+            try:
+                card = from_plain(hit, Card)
+            except (TypeError, ValueError):
+                card = None
+        if card is None and self._texts.get(path, "") is not None:
+            text = self.text(path)
+            if text is not None:
+                card = card_facts(path, kind, text, self.settings)
+                entry = self._entry(path, to_plain(dataclasses.replace(card, number_text=b""), Card))
+                if cache is not None and blob is not None and entry is not None:
+                    # without the text its numbers are read from: `numbers` caches those apart
+                    cache.put(blob, entry, key)
+        self._cards[path] = card
+        return card
+
+    def numbers(self, card: Card) -> frozenset[float]:
+        """Every number the card states (`Card.numbers`), cached apart from the card.
+
+        Only cards cited as evidence for a claim are asked, so the text these
+        are read from is not kept with every card: a card loaded from the
+        cache without it is read again, once, and the numbers cached.
+        """
+        known = self._numbers.get(card.path)
+        if known is not None:
+            return known
+        blob = self.snapshot.blob_id(card.path)
+        cache = self._cache(CARDS)
+        key = self._key("numbers", card.kind, card.path)
+        numbers: frozenset[float] | None = None
+        if card.numbers_known or card.number_text:
+            numbers = card.numbers
+        elif cache is not None and blob is not None:
+            hit = self._served(card.path, cache.get(blob, key))
+            numbers = hit if isinstance(hit, frozenset) else None
+        if numbers is None:
+            held = card.path in self._texts
+            text = self.text(card.path)
+            numbers = parse_card(card.path, card.kind, text, self.settings.roots).numbers if text is not None else frozenset()
+            if not held and text is not None:
+                del self._texts[card.path]  # read for this only: thousands of evidence cards are not kept
+        if cache is not None and blob is not None and not cache.has(blob, key):
+            entry = self._entry(card.path, numbers)
+            if entry is not None:
+                cache.put(blob, entry, key)
+        self._numbers[card.path] = numbers
+        return numbers
+
+    # -- documents -------------------------------------------------------------
+    def document(self, path: str, kind: str, *, store: bool = True) -> Document | None:
+        """The parse of any file; for a card, its body with real line numbers.
+
+        `store=False` parses without writing the result to the cache (it is still read from it).
+        """
+        if path in self._documents:
+            return self._documents[path]
+        body_line: int | None = None
+        if kind in CARD_KINDS:
+            card = self.card(path, kind)
+            body_line = card.body_line if card is not None else None
+        # cards apart: a run that needs the documents of a few briefs then loads no card parses
+        cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
+        blob = self.snapshot.blob_id(path)
+        key = self._key("document", _parse_class(kind))
+        document: Document | None = None
+        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
+        if hit is not None:
+            try:
+                document = from_plain(hit, Document)
+            except (TypeError, ValueError):
+                document = None
+        if document is None and self._texts.get(path, "") is not None:
+            text = self.text(path)
+            if text is not None:
+                document = document_facts(kind, text, self.settings, body_line)
+                entry = self._entry(path, to_plain(document, Document)) if store and cache is not None else None
+                if cache is not None and blob is not None and entry is not None:
+                    cache.put(blob, entry, key)
+        self._documents[path] = document
+        return document
+
+    def refs(self, path: str, kind: str) -> BlockRefs | None:
+        """Each block's refs, aligned with `document(path).blocks`.
+
+        Cached on their own: resolving citations needs nothing else, so a warm
+        full check loads these small entries instead of every card's parse.
+        """
+        if path in self._refs:
+            return self._refs[path]
+        key = self._key("refs", _parse_class(kind))
+        blob = self.snapshot.blob_id(path)
+        cache = self._cache(REFS)
+        # taken, not kept, from the loaded shard: a file's refs are asked once per run
+        hit = self._served(path, cache.take(blob, key)) if cache is not None and blob is not None else None
+        value: BlockRefs | None = hit if isinstance(hit, tuple) else None
+        if value is None and self._texts.get(path, "") is not None:
+            # a full check needs only the refs of a card: its whole parse is not worth a cache entry
+            is_card = kind in CARD_KINDS
+            document = self.document(path, kind, store=not is_card)
+            if is_card:
+                self._documents.pop(path, None)  # parsed for its refs only: do not hold 100k parses
+            if document is not None:
+                value = block_refs(document)
+                entry = self._entry(path, value)
+                if cache is not None and blob is not None and entry is not None:
+                    cache.put(blob, entry, key)
+        self._refs[path] = value
+        return value
+
+    def uncached(self, files: Iterable[tuple[str, str]]) -> list[str]:
+        """The paths among these (path, kind) files whose refs are not in the cache: what a
+        run would have to parse."""
+        cache = self._cache(REFS)
+        if cache is None:
+            return []
+        missing: list[str] = []
+        for index, (path, kind) in enumerate(files):
+            blob = self.snapshot.blob_id(path)
+            if blob is not None and path not in self._refs and not cache.has(blob, self._key("refs", _parse_class(kind))):
+                missing.append(path)
+            if index == _SAMPLE - 1 and len(missing) * 2 < _SAMPLE:
+                return []  # mostly cached: the run is warm, and need not load every shard up front
+        return missing
+
+    # -- facts other parts of kbcheck build -------------------------------------
+    def has_fact(self, namespace: str, path: str, key: str) -> bool:
+        """True when `fact` would come from the cache (nothing to read for it)."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        return cache is not None and blob is not None and cache.has(blob, key)
+
+    def fact(self, namespace: str, path: str, key: str, build: Callable[[str], T]) -> T | None:
+        """A value `build` makes of a file's text (plain data), cached by blob id under `key`,
+        which must name everything besides the content that the value depends on. None when
+        the file has no text (too big, binary, not UTF-8)."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        if cache is not None and blob is not None:
+            hit = self._served(path, cache.get(blob, key))
+            if hit is not None:
+                return hit  # type: ignore[return-value]
+        text = self.text(path)
+        if text is None:
+            return None
+        value = build(text)
+        entry = self._entry(path, value)
+        if cache is not None and blob is not None and entry is not None:
+            cache.put(blob, entry, key)
+        return value
+
+    # -- name indexes ------------------------------------------------------------
+    def name_index(self, layout: str, names: list[str], build: Callable[[], dict[str, str]]) -> dict[str, str]:
+        """An index built from a list of file names, cached for the same list and the same
+        `layout` (a digest of everything that decides which of the names count: the kind
+        globs, `exclude`). The indexes of the last `NAME_INDEXES_KEPT` lists are kept per
+        layout (a digest asks for two revisions); older ones are dropped."""
+        digest = hashlib.sha1("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+        recent_slot = hashlib.sha1(layout.encode("utf-8", "surrogateescape")).hexdigest()
+        slot = hashlib.sha1(f"{layout}\0{digest}".encode("utf-8", "surrogateescape")).hexdigest()
+        cache = self._cache(INDEXES)
+        # taken, not kept, from the loaded shard: 100k names are megabytes, and read once per run
+        hit = cache.take(slot) if cache is not None else None
+        if isinstance(hit, dict):
+            return self._shared(hit)
+        index = self._shared(build())
+        if cache is not None:
+            cache.put(slot, index)
+            recent = cache.get(recent_slot)
+            kept = [s for s in recent if s != slot] if isinstance(recent, list) else []
+            kept.insert(0, slot)
+            for old in kept[NAME_INDEXES_KEPT:]:
+                cache.drop(old)
+            cache.put(recent_slot, kept[:NAME_INDEXES_KEPT])
+        return index
+
+    def _shared(self, index: dict[str, str]) -> dict[str, str]:
+        """The index with its ids and paths shared with the snapshot's and the other revision's
+        (a digest holds two indexes of 100k cards that mostly agree)."""
+        if not self.snapshot.interned:
+            return index
+        return {sys.intern(key): sys.intern(value) for key, value in index.items()}
+
+    # -- memory and processes ------------------------------------------------------
+    def release(self, path: str, kind: str) -> None:
+        """Forget what was read and parsed for one file (a full check is done with it).
+
+        Cards stay: other files cite them. Anything asked again is read again.
+        """
+        self._refs.pop(path, None)
+        self._sizes.pop(path, None)
+        if self._texts.get(path) is not None:
+            del self._texts[path]
+        if kind != "knowledge":  # living documents are few and asked again (mentions, relations)
+            self._documents.pop(path, None)
+        if kind in CARD_KINDS:
+            self._cards.pop(path, None)
+
+    def release_cards(self) -> None:
+        """Forget every card, and every card's text, read so far: a living document of a large
+        knowledge base cites thousands as evidence. Each is read again, from the cache, if asked
+        again; without a cache they are kept (parsing them again would cost more)."""
+        if self._cache_factory is None:
+            return
+        for path in self._cards:
+            if self._texts.get(path) is not None:
+                del self._texts[path]
+        self._cards.clear()
+
+    def prepare(self) -> None:
+        """Build the snapshot's lookups before work is shared out to forked workers."""
+        self.snapshot.prepare()
+
+    def after_fork(self) -> None:
+        """In a forked worker: stop sharing the parent's reading pipes."""
+        self.snapshot.after_fork()
+
+    def forget_loaded(self, prefixes: Collection[str]) -> None:
+        """Let the caches re-read these shards from disk (another process has just written them)."""
+        for cache in self._caches.values():
+            cache.forget(prefixes)
+
+    def flush(self) -> None:
+        """Write new cache entries (the only writing a check does, under the git dir)."""
+        for cache in self._caches.values():
+            cache.flush()

@@ -1,0 +1,268 @@
+"""Rank the living documents' sections for one note, each with the evidence behind its score.
+
+Evidence, strongest first: ids and repos the note and the section both cite
+(or the section already citing the note itself); terms they share, weighted
+by how few sections hold them (BM25); notes and cards the section already
+cites that read like this note; the note linking the section's document.
+Where in a document a note goes follows the document's habit: a wiki lists
+its source notes under `Sources`, a survey discusses papers in numbered
+sections, so a section that already holds citations of the note's kind
+ranks above its neighbours on the same page.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
+
+#: BM25's usual constants
+_K1, _B = 1.2, 0.75
+#: how the evidence adds up (each part lies in 0..1)
+_WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
+_SHOWN_TERMS = 4
+#: pages judged in full for one note (the rest cannot reach its top suggestions)
+_PAGES_IN_PLAY = 40
+#: sections whose cited notes are read for one note, and how many of each section's notes
+_NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 3, 8
+#: a page with more sections than this is a survey: only its matching sections are judged
+_PAGE_SECTIONS = 30
+#: BM25 points at which shared terms count half: a best match that is itself weak stays weak
+_TERMS_HALF = 5.0
+#: below this a section is not suggested at all: an unrelated note gets no confident place
+MIN_SCORE = 0.25
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One section a note may belong to."""
+
+    living_doc: str
+    section: str
+    line: int
+    score: float
+    why: tuple[str, ...]
+
+
+@dataclass
+class Query:
+    """A note as the ranking sees it."""
+
+    path: str
+    kind: str
+    title: str
+    terms: dict[str, int]
+    targets: set[str]
+    #: the note's own identity: its path and, for a card, its id
+    own: set[str] = field(default_factory=set)
+    kinds: set[str] = field(default_factory=set)
+
+
+def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None:
+    summary = note_summary(kb, path)
+    if summary is None:
+        return None
+    title, terms, refs = summary
+    targets, cited_kinds = resolver.resolve(path, refs)
+    kind = kb.kind_of(path)
+    own = {f"path:{path}"}
+    card = kb.card_id_of_path(path) if kind in ("paper_card", "repo_card") else None
+    if card is not None:
+        own.add(f"{card[0]}:{card[1]}")
+        targets.add(f"{card[0]}:{card[1]}")
+    kinds = {kind} | ({card[0]} if card else set())
+    if not card:  # a guide or brief stands for what it cites
+        kinds |= {k for k in cited_kinds if k in ("arxiv", "doi", "repo")}
+    return Query(path, kind, title, terms, targets, own, kinds)
+
+
+def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
+    """Each candidate section's BM25 score for the query's terms (a repeated term counts less than twice)."""
+    scores: dict[int, float] = {}
+    avg = index.average_length
+    weights = {term: index.idf(term) * (1 + math.log(count)) for term, count in query_terms.items()}
+    keys = weights.keys()
+    for number, section in enumerate(index.candidates):
+        shared = keys & section.terms.keys()
+        if not shared:
+            continue
+        norm = _K1 * (1 - _B + _B * section.length / avg)
+        terms = section.terms
+        scores[number] = sum(weights[t] * terms[t] * (_K1 + 1) / (terms[t] + norm) for t in shared)
+    return scores
+
+
+def _vector(counts: dict[str, int], index: SectionIndex) -> tuple[dict[str, float], float]:
+    """tf-idf weights (log tf) and their norm."""
+    weights = {t: (1 + math.log(v)) * index.idf(t) for t, v in counts.items()}
+    return weights, math.sqrt(sum(w * w for w in weights.values()))
+
+
+def _cosine(query: tuple[dict[str, float], float], other: tuple[dict[str, float], float]) -> tuple[float, list[str]]:
+    (a, na), (b, nb) = query, other
+    if not na or not nb:
+        return 0.0, []
+    if len(b) < len(a):
+        shared = [t for t in b if t in a]
+    else:
+        shared = [t for t in a if t in b]
+    if not shared:
+        return 0.0, []
+    dot = sum(a[t] * b[t] for t in shared)
+    return dot / (na * nb), shared
+
+
+def _id_evidence(index: SectionIndex, section: Section, query: Query, why: list[str]) -> float:
+    """The weight of the ids, repos and files the section and the note both cite (reasons into `why`)."""
+    here = f"path:{query.path}"
+    own = sorted(section.targets & query.own - {here})
+    if own or here in section.targets:
+        why.append("already cites this note" + (f" ({', '.join(_display(t) for t in own)})" if own else ""))
+    common = section.targets & query.targets
+    shared = sorted(t for t in common - query.own if not t.startswith("path:"))
+    weight = sum(index.target_idf(t) for t in shared) + (3.0 if why else 0.0)
+    repos = [_display(t) for t in shared if t.startswith("repo:")]
+    papers = [_display(t) for t in shared if not t.startswith("repo:")]
+    if papers:
+        why.append("shares ids: " + ", ".join(papers[:4]))
+    if repos:
+        why.append("shares repos: " + ", ".join(repos[:4]))
+    # living documents both link are topics, not sources (an entity page's "Related Concepts")
+    files = sorted(t[5:] for t in common if t.startswith("path:") and t not in query.own
+                   and t[5:] not in index.documents)
+    if files:
+        weight += sum(index.target_idf(f"path:{p}") for p in files) * 0.5
+        why.append("links the same files: " + ", ".join(files[:3]))
+    return weight
+
+
+def _terms_position(why: list[str]) -> int:
+    """Shared terms come after the ids and files the note and the section share."""
+    return sum(1 for w in why if w.startswith(("already cites", "shares ", "links the same")))
+
+
+def _display(target: str) -> str:
+    kind, _, value = target.partition(":")
+    return {"arxiv": f"arXiv:{value}", "doi": f"doi:{value}"}.get(kind, value)
+
+
+def _name(section: Section) -> str:
+    return section.heading
+
+
+def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list[Suggestion]:
+    """The `top` best sections for the note, best first."""
+    if not index.candidates:
+        return []
+    text = bm25(index, query.terms)
+    best_text = max(text.values(), default=0.0) + _TERMS_HALF
+    habits = {kind: index.habits.get(kind, Counter()) for kind in query.kinds}
+    habit_max = {kind: max(c.values(), default=0) for kind, c in habits.items()}
+    neighbour_cache: dict[str, tuple[float, list[str]]] = {}
+    query_vector = _vector(query.terms, index)
+
+    def neighbour(target: str) -> tuple[float, list[str]]:
+        if target not in neighbour_cache:
+            path = target[5:]
+            if kb.kind_of(path) == "knowledge" or path == query.path:
+                neighbour_cache[target] = (0.0, [])
+            else:
+                vector = index.vectors.get(path)
+                if vector is None:
+                    vector = index.vectors[path] = _vector(file_terms(kb, path), index)
+                neighbour_cache[target] = _cosine(query_vector, vector)
+        return neighbour_cache[target]
+
+    # a section is judged only when something ties it to the note (shared terms or targets)
+    by_target = index.by_target
+    tied = set(text)
+    for target in query.targets | query.own:
+        tied.update(by_target.get(target, ()))
+    linked_docs = {t[5:] for t in query.targets if t.startswith("path:") and t[5:] in index.documents}
+    # every section of the pages in play: where on the page the note goes is the page's habit;
+    # the pages in play are those linked by the note, sharing its ids, or best by shared terms
+    first_pass: dict[str, float] = {}
+    for number in tied:
+        doc = index.candidates[number].doc
+        first_pass[doc] = max(first_pass.get(doc, 0.0), text.get(number, 0.0) / best_text)
+    for target in query.targets | query.own:
+        for number in by_target.get(target, ()):
+            first_pass[index.candidates[number].doc] = 2.0
+    pages_in_play = linked_docs | set(sorted(first_pass, key=lambda d: -first_pass[d])[:_PAGES_IN_PLAY])
+    tied = {n for n in tied if index.candidates[n].doc in pages_in_play}
+    for doc_path in pages_in_play:
+        numbers = index.numbers_of(doc_path)
+        if len(numbers) <= _PAGE_SECTIONS:  # a long survey is judged on its sections that match
+            tied.update(numbers)
+
+    parts: dict[int, dict[str, float]] = {}
+    reasons: dict[int, list[str]] = {}
+    everything = query.targets | query.own
+    provisional: dict[int, float] = {}
+    for number in tied:
+        section = index.candidates[number]
+        why: list[str] = []
+        if not section.targets.isdisjoint(everything):
+            id_weight = _id_evidence(index, section, query, why)
+        else:
+            id_weight = 0.0
+        ids = 1 - math.exp(-id_weight / 4)
+        terms = text.get(number, 0.0) / best_text
+        habit = 0.0
+        for kind, counts in habits.items():
+            if habit_max[kind]:
+                habit = max(habit, counts.get(section.habit_key, 0) / habit_max[kind])
+        parts[number] = {"terms": terms, "ids": ids, "neighbours": 0.0, "habit": habit}
+        provisional[number] = terms + ids + habit
+        reasons[number] = why
+
+    # the notes a section cites are read only for the sections already in the running
+    running = heapq.nlargest(_NEIGHBOUR_SECTIONS, provisional, key=provisional.__getitem__)
+    for number in running:
+        section = index.candidates[number]
+        near, near_path, near_terms = 0.0, "", []
+        files = sorted(t for t in section.targets if t.startswith("path:") and t not in query.own)
+        for target in files[:_NEIGHBOURS_READ]:
+            similarity, common_terms = neighbour(target)
+            if similarity > near:
+                near, near_path, near_terms = similarity, target[5:], common_terms
+        if near >= 0.05:
+            near_terms = sorted(near_terms, key=lambda t: -query_vector[0][t])
+            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
+        parts[number]["neighbours"] = min(1.0, near * 2)
+
+    # a page's standing: its best section's evidence, and the note linking the page
+    page: dict[str, float] = {}
+    for number, values in parts.items():
+        doc = index.candidates[number].doc
+        own_best = max(values["terms"], values["ids"], values["neighbours"])
+        page[doc] = max(page.get(doc, 0.0), own_best)
+    for doc in linked_docs:
+        page[doc] = min(1.0, page.get(doc, 0.0) * 0.5 + 0.5)
+
+    scored: list[tuple[float, int]] = []
+    for number, values in parts.items():
+        section = index.candidates[number]
+        values["page"] = page.get(section.doc, 0.0)
+        if section.doc in linked_docs:
+            reasons[number].append("the note links this document")
+        if values["habit"] > 0.5 and section.heading:
+            reasons[number].append(f"where this document lists {'/'.join(sorted(query.kinds))} material")
+        score = sum(_WEIGHTS[name] * value for name, value in values.items())
+        scored.append((score, number))
+    scored.sort(key=lambda pair: (-pair[0], index.candidates[pair[1]].doc, index.candidates[pair[1]].line))
+    out: list[Suggestion] = []
+    for score, number in scored[:top]:
+        if score < MIN_SCORE:
+            break
+        section = index.candidates[number]
+        if parts[number]["terms"] > 0:
+            common = sorted((t for t in section.terms if t in query.terms), key=lambda t: -query_vector[0][t])
+            if common:
+                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
+        out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
+    return out

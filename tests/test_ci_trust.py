@@ -1,0 +1,168 @@
+"""The CI templates are fit for code scanning and keep the check honest (docs/trust-model.md).
+
+zizmor audits the GitHub templates (no network: `--offline`); the rest reads
+them as data: triggers, permissions, timeouts, pins, and the pull request's
+author reaching kbcheck through the environment, never spliced into a script.
+The job summary's truncation is run for real on a digest too long for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOW = ROOT / "hooks" / "github-workflow.yml"
+GITLAB = ROOT / "hooks" / "gitlab-ci.yml"
+ACTION = ROOT / "action.yml"
+#: `owner/repo[/path]@<40 hex> # v1.2.3`
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(?:/[\w.-]+)*@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+
+
+def load(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def zizmor() -> str:
+    script = Path(sys.executable).parent / ("zizmor.exe" if os.name == "nt" else "zizmor")
+    assert script.exists(), "zizmor (a test dependency) is not installed next to this Python"
+    return str(script)
+
+
+def uses_lines(path: Path) -> list[str]:
+    """Every `uses:` of a template, with its comment (YAML drops comments, so read the lines)."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^\s*(?:-\s+)?uses:\s*(.+?)\s*$", line)
+        if match:
+            found.append(match.group(1))
+    return found
+
+
+@pytest.mark.parametrize("path", [WORKFLOW, ACTION])
+def test_zizmor_finds_nothing(path: Path) -> None:
+    result = subprocess.run([zizmor(), "--offline", "--no-progress", str(path)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout
+
+
+def test_zizmor_would_catch_an_injected_actor(tmp_path: Path) -> None:
+    """Must fire: the login spliced into the script instead of passed through the environment."""
+    broken = tmp_path / "workflow.yml"
+    text = WORKFLOW.read_text(encoding="utf-8").replace(
+        '--actor "$ACTOR" --filter added', "--actor ${{ github.event.pull_request.user.login }} --filter added")
+    broken.write_text(text, encoding="utf-8")
+    result = subprocess.run([zizmor(), "--offline", "--no-progress", str(broken)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode != 0
+    assert "template-injection" in result.stdout
+
+
+@pytest.mark.parametrize("path", [WORKFLOW, ACTION])
+def test_every_action_is_pinned_by_commit_with_its_version(path: Path) -> None:
+    uses = uses_lines(path)
+    assert uses
+    for line in uses:
+        assert PINNED.match(line), line
+
+
+def test_workflow_runs_on_pull_requests_and_the_default_branch() -> None:
+    workflow = load(WORKFLOW)
+    triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads `on` as true
+    assert triggers["push"] == {"branches": ["main"]}
+    assert "pull_request" in triggers and "pull_request_target" not in triggers
+    assert workflow["permissions"] == {}  # nothing unless a job asks
+    check = workflow["jobs"]["check"]
+    assert check["permissions"] == {"contents": "read", "security-events": "write", "actions": "read",
+                                    "pull-requests": "read"}
+    for job in workflow["jobs"].values():
+        assert 0 < job["timeout-minutes"] <= 30
+        for step in job["steps"]:
+            if str(step.get("uses", "")).startswith("actions/checkout@"):
+                assert step["with"]["persist-credentials"] is False
+
+
+def test_the_pull_requests_author_reaches_kbcheck_through_the_environment() -> None:
+    check = load(WORKFLOW)["jobs"]["check"]
+    assert check["env"]["ACTOR"] == "${{ github.event.pull_request.user.login }}"
+    runs = [str(step.get("run", "")) for step in check["steps"]]
+    diff_runs = [run for run in runs if "--diff" in run]
+    assert diff_runs and all('--actor "$ACTOR"' in run for run in diff_runs)
+    assert not any("${{" in run for run in runs)  # no expression is ever spliced into a script
+
+
+def test_action_passes_its_inputs_through_the_environment() -> None:
+    action = load(ACTION)
+    assert set(action["inputs"]) >= {"actor", "output"}
+    steps = action["runs"]["steps"]
+    check = next(step for step in steps if step.get("name") == "Check the knowledge base")
+    assert check["env"]["ACTOR"] == "${{ inputs.actor || github.event.pull_request.user.login }}"
+    assert check["env"]["OUTPUT"] == "${{ inputs.output }}"
+    assert "${{" not in check["run"]
+
+
+def test_gitlab_job_runs_on_merge_requests_and_the_default_branch() -> None:
+    job = load(GITLAB)["kbcheck"]
+    conditions = [rule["if"] for rule in job["rules"]]
+    assert conditions == ['$CI_PIPELINE_SOURCE == "merge_request_event"',
+                          '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"']
+    assert job["timeout"] == "20 minutes"
+
+
+# -- the job summary --------------------------------------------------------------------------
+def summary_script() -> str:
+    step = next(step for step in load(WORKFLOW)["jobs"]["check"]["steps"]
+                if step.get("name") == "Digest in the job summary")
+    return str(step["run"])
+
+
+def run_summary(tmp_path: Path, digest: bytes) -> bytes:
+    """The step's script, with a `kbcheck` that writes `digest`, as GitHub would run it (bash -e)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (tmp_path / "digest.md").write_bytes(digest)
+    fake = bin_dir / "kbcheck"
+    fake.write_text(f'#!/bin/sh\ncp "{tmp_path / "digest.md"}" kbcheck-digest.md\n', encoding="utf-8")
+    fake.chmod(0o755)
+    python_dir = Path(sys.executable).parent
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "PATH": os.pathsep.join([str(bin_dir), str(python_dir), os.environ["PATH"]]),
+           "GITHUB_STEP_SUMMARY": str(summary), "BASE": "origin/main"}
+    work = tmp_path / "work"
+    work.mkdir()
+    result = subprocess.run(["bash", "-e", "-c", summary_script()], cwd=work, env=env,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    return summary.read_bytes()
+
+
+def test_a_long_digest_is_cut_on_a_character_boundary_and_says_so(tmp_path: Path) -> None:
+    digest = ("# 摘要\n\n" + "新增卡片：投机解码，提速 2.1 倍。\n" * 40000).encode("utf-8")  # ~1.8 MB, 3-byte characters
+    written = run_summary(tmp_path, digest)
+    assert len(written) <= 1_000_000
+    text = written.decode("utf-8")  # strict: a cut inside a character would raise here
+    assert text.startswith("# 摘要\n")
+    assert text.rstrip().endswith("the whole digest is the kbcheck-digest artifact of this run.")
+    assert f"**Digest truncated**: it has {len(digest):,} bytes" in text
+
+
+def test_a_short_digest_is_written_whole(tmp_path: Path) -> None:
+    digest = "# 摘要\n\n- 一条增量。\n".encode()
+    assert run_summary(tmp_path, digest) == digest
+
+
+def test_code_scanning_gets_every_finding_on_pull_requests_too() -> None:
+    """Code scanning compares a pull request's analysis with the base branch's: one holding only
+    the added lines' findings would show every older alert as fixed."""
+    check = load(WORKFLOW)["jobs"]["check"]
+    sarif = next(str(step["run"]) for step in check["steps"] if step.get("name") == "Write SARIF for code scanning")
+    assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --filter all --format sarif > kbcheck.sarif' in sarif
+    assert "kbcheck check --all --format sarif > kbcheck.sarif" in sarif
