@@ -121,6 +121,10 @@ def test_judged_items_match_by_fingerprint(corpora: tuple[Path, Path], tmp_path:
     # the line number plays no part: the judged line 999 still matches
     assert (kb009["fire"], kb009["quiet"], kb009["precision"]) == (1, 0, 1.0)
     assert "| tiny | KB009 | 1 | " in capsys.readouterr().out
+    # items carry the state of kbcheck they were judged on; --judged-state counts only those
+    bench(corpora, tmp_path, "--judged-state", "before")
+    kb009 = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["tiny"]["rules"]["KB009"]
+    assert (kb009["fire"], kb009["quiet"]) == (0, 0)
 
 
 def test_sample_is_fixed_by_seed_and_skips_judged(corpora: tuple[Path, Path], tmp_path: Path) -> None:

@@ -176,7 +176,8 @@ def judged_key(corpus: str, item: Finding) -> JudgedKey:
     return corpus, str(item["rule"]), str(item["path"]), str(item["fingerprint"])
 
 
-def load_judged(path: Path) -> dict[JudgedKey, str]:
+def load_judged(path: Path, state: str | None = None) -> dict[JudgedKey, str]:
+    """Verdicts by item identity; with `state`, only the items judged on that state of kbcheck."""
     judged: dict[JudgedKey, str] = {}
     if not path.exists():
         return judged
@@ -186,6 +187,8 @@ def load_judged(path: Path) -> dict[JudgedKey, str]:
         item = json.loads(line)
         if item.get("verdict") not in ("fire", "quiet"):
             raise SystemExit(f"{path}:{number}: verdict must be 'fire' or 'quiet'")
+        if state is not None and item.get("state") != state:
+            continue
         judged[judged_key(item["corpus"], item)] = item["verdict"]
     return judged
 
@@ -388,6 +391,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="folder of <name>.bundle files (default: ../shared/corpora from the repository root)")
     parser.add_argument("--configs", type=Path, default=HERE / "corpora", help="folder of <name>.toml mappings")
     parser.add_argument("--judged", type=Path, default=HERE / "judged.jsonl", help="judged items (JSON lines)")
+    parser.add_argument("--judged-state", metavar="STATE",
+                        help="count only items judged on this state (e.g. before), so a precision rests on its own random sample")
     parser.add_argument("--only", nargs="*", default=[], metavar="NAME", help="run these corpora only")
     parser.add_argument("--kbcheck-src", type=Path, default=REPO, help="checkout whose kbcheck runs (default: this one)")
     parser.add_argument("--sample", type=int, default=0, metavar="N", help="draw N findings per rule and corpus")
@@ -412,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(compare(before, after))
         return 0
     names = corpus_names(args.corpora, args.configs, args.only)
-    judged = load_judged(args.judged)
+    judged = load_judged(args.judged, args.judged_state)
     results: list[CorpusResult] = []
     extra: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="kbcheck-precision-") as scratch:
