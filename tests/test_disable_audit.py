@@ -40,7 +40,9 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def kb(git_repo: GitRepo) -> GitRepo:
-    git_repo.commit_files({DOC: BODY, "inbox/tom/note.md": "# Note\n\n- Latency fell to 350ms (arXiv:2610.00001).\n"},
+    # one paper card, so that KB004 has cards to compare the note's unknown id with
+    git_repo.commit_files({DOC: BODY, "inbox/tom/note.md": "# Note\n\n- Latency fell to 350ms (arXiv:2610.00001).\n",
+                           "organized/paper_cards/0001-2610-00002.md": '---\narxiv: "2610.00002"\ntitle: "A paper"\n---\n'},
                           "notes")
     return git_repo
 
