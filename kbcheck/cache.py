@@ -32,6 +32,8 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from kbcheck.files import regular_bytes
+
 #: bumped when the shard layout changes
 FORMAT = 3
 #: the file each namespace's writers lock while they merge and write shards
@@ -52,7 +54,6 @@ _BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def shard_of(blob_id: str) -> str:
@@ -104,23 +105,6 @@ def _is_data(value: object, depth: int = 0) -> bool:
         return True
     return depth < 100 and all(_is_data(item, depth + 1) for item in items if type(item) not in _ATOMS)
 
-
-def read_regular(path: Path) -> bytes | None:
-    """A regular file's bytes; None for anything else (missing, a folder, a FIFO, a device, a
-    symlink), which is never read: opening a FIFO without `O_NONBLOCK` waits for a writer."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def pack_shard(version: str, namespace: str, entries: dict[str, bytes]) -> bytes:
@@ -203,7 +187,7 @@ class BlobCache:
 
     def _load(self, prefix: str) -> dict[str, bytes]:
         """The entries of a shard on disk; empty when missing, not a regular file, corrupt or foreign."""
-        data = read_regular(self._shard_path(prefix))
+        data = regular_bytes(self._shard_path(prefix))
         stored = unpack_shard(data) if data is not None else None
         if stored is None or stored[:2] != (self.version, self.namespace):
             return {}

@@ -37,6 +37,26 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the run stands so that clean-up runs as for Ctrl-C."""
 
 
+def regular_bytes(path: Path) -> bytes | None:
+    """A regular file's bytes; None for anything else (missing, a folder, a FIFO, a device, a
+    symlink), which is never read: opening a FIFO without `O_NONBLOCK` waits for a writer."""
+    try:
+        fd = os.open(path, _READ_FLAGS | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
 def read_regular(path: Path, what: str, *, follow: bool = False) -> bytes | None:
     """The bytes of a regular file; None when nothing is there.
 
@@ -173,4 +193,4 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
             target.discard()
 
 
-__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "work_tree_file"]
+__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes", "work_tree_file"]

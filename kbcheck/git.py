@@ -663,6 +663,12 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
 
 def net_changes(repo: Repository, base: str) -> list[Change]:
     """What `base...HEAD` changes: from the merge base to HEAD, as a pull request shows it."""
+    fork, head = fork_point(repo, base)
+    return diff_paths(repo, fork, head)
+
+
+def fork_point(repo: Repository, base: str) -> tuple[str, str]:
+    """(merge base, HEAD) of `base...HEAD`: where a pull request's change starts and ends."""
     start = resolve(repo, base)
     head = head_sha(repo)
     if head is None:
@@ -671,7 +677,7 @@ def net_changes(repo: Repository, base: str) -> list[Change]:
     if fork is None:
         hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""
         raise GitError(f"'{base}' and HEAD have no common ancestor{hint}")
-    return diff_paths(repo, fork, head)
+    return fork, head
 
 
 # -- added lines -----------------------------------------------------------------------
@@ -728,14 +734,7 @@ def added_lines(repo: Repository, *, staged: bool = False, base: str | None = No
     """
     common = ["-p", "-U0", "-M", *_PATCH_OPTIONS, "--diff-filter=ACMRT"]
     if base is not None:
-        start = resolve(repo, base)
-        head = head_sha(repo)
-        if head is None:
-            raise GitError("HEAD has no commits yet; nothing to compare with")
-        fork = merge_base(repo, start, head)
-        if fork is None:
-            hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""
-            raise GitError(f"'{base}' and HEAD have no common ancestor{hint}")
+        fork, head = fork_point(repo, base)
         _, out = run(repo, "diff-tree", "-r", *common, fork, head)
     else:
         tree = head_sha(repo) or empty_tree(repo)

@@ -13,8 +13,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
+from kbcheck.files import regular_bytes
 
 
 def blob_id(data: bytes, object_format: str) -> str:
@@ -30,17 +29,7 @@ def read_regular(root: Path, path: str) -> bytes | None:
     if not os.path.realpath(target.parent).startswith(real_root.rstrip(os.sep) + os.sep) and \
             os.path.realpath(target.parent) != real_root:
         return None
-    try:
-        fd = os.open(target, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read()
-    finally:
-        os.close(fd)
+    return regular_bytes(target)
 
 
 def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) -> bool:
