@@ -21,11 +21,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kbcheck import git
+from kbcheck.files import regular_bytes
 from kbcheck.globs import globset
-
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def normalise_path(path: str) -> str | None:
@@ -269,21 +266,9 @@ class WorktreeSnapshot(Snapshot):
         if path in self._off_disk:
             sha = self._off_disk[path][7:]
             return git.read_blobs(self.repo, [sha]).get(sha)
-        try:
-            fd = os.open(self.root / path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
-        except OSError:
+        data = regular_bytes(self.root / path)
+        if data is None:
             return None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            chunks = []
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        data = b"".join(chunks)
         self._last_read = (path, data)
         return data
 
