@@ -35,6 +35,7 @@ from kbcheck.model.facts import (
 from kbcheck.model.plain import from_plain, to_plain
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -152,6 +153,17 @@ class FactStore:
         value: object = hit[1]
         return value
 
+    def _model_hit(self, path: str, cache: BlobCache | None, blob: str | None, key: str, cls: type[M]) -> M | None:
+        """A model value (`Card`, `Document`) from the cache; None when it is not there, the file
+        is over the size limit, or the entry has another shape (an older layout)."""
+        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
+        if hit is None:
+            return None
+        try:
+            return from_plain(hit, cls)
+        except (TypeError, ValueError):
+            return None
+
     def _entry(self, path: str, value: object) -> tuple[int, object] | None:
         """What to cache for a fact just computed from the file's text."""
         size = self._sizes.get(path)
@@ -172,13 +184,7 @@ class FactStore:
         blob = self.snapshot.blob_id(path)
         cache = self._cache(CARDS)
         key = self._key("card", kind, path)
-        card: Card | None = None
-        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
-        if hit is not None:
-            try:
-                card = from_plain(hit, Card)
-            except (TypeError, ValueError):
-                card = None
+        card = self._model_hit(path, cache, blob, key, Card)
         if card is None and self._texts.get(path, "") is not None:
             text = self.text(path)
             if text is not None:
@@ -238,13 +244,7 @@ class FactStore:
         cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
         blob = self.snapshot.blob_id(path)
         key = self._key("document", _parse_class(kind))
-        document: Document | None = None
-        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
-        if hit is not None:
-            try:
-                document = from_plain(hit, Document)
-            except (TypeError, ValueError):
-                document = None
+        document = self._model_hit(path, cache, blob, key, Document)
         if document is None and self._texts.get(path, "") is not None:
             text = self.text(path)
             if text is not None:
