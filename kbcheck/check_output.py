@@ -18,9 +18,9 @@ from kbcheck.color import use_color
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Mapping
 
+    from kbcheck.commands.check import CheckOptions
     from kbcheck.findings import Report
     from kbcheck.rules.base import Rule
 
@@ -47,38 +47,38 @@ def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, stati
         out.write(summary_line(report) + "\n")
 
 
-def write_report(args: argparse.Namespace, report: Report, rules: Mapping[str, Rule], out: TextIO,
+def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule], out: TextIO,
                  root: Path, cwd: Path) -> None:
-    """Render the report in `args.format` to stdout, or to `--output` (replaced atomically)."""
+    """Render the report in `options.format` to stdout, or to `--output` (replaced atomically)."""
     from kbcheck.reporters import render
 
-    if args.statistics and args.format != "text":
+    if options.statistics and options.format != "text":
         raise UsageError("--statistics counts findings in the text format; the other formats carry every finding")
-    target: TextIO = io.StringIO() if args.output else out
-    color = args.format == "text" and use_color(args.color, target)
-    if args.format == "text":
+    target: TextIO = io.StringIO() if options.output else out
+    color = options.format == "text" and use_color(options.color, target)
+    if options.format == "text":
         from kbcheck.paths import report_from_here
 
         _render_text(report_from_here(report, root, cwd), target, color=color,
-                     quiet=args.quiet, statistics=args.statistics)
+                     quiet=options.quiet, statistics=options.statistics)
     else:
-        render(args.format, report, rules, target, color=color)
-    if args.output:
+        render(options.format, report, rules, target, color=color)
+    if options.output:
         from kbcheck.baseline import write_atomically
 
         assert isinstance(target, io.StringIO)
-        write_atomically(Path(args.output).absolute(), target.getvalue().encode("utf-8"))
+        write_atomically(Path(options.output).absolute(), target.getvalue().encode("utf-8"))
 
 
-def exit_status(args: argparse.Namespace, report: Report) -> int:
+def exit_status(options: CheckOptions, report: Report) -> int:
     """1 for errors (warnings too with `--strict`, unused disable comments when reported), else 0;
     always 0 with `--exit-zero`."""
     from kbcheck.suppressions import count_unused
 
-    if args.exit_zero:
+    if options.exit_zero:
         return 0
-    if report.errors or (args.strict and report.warnings):
+    if report.errors or (options.strict and report.warnings):
         return 1
-    if args.report_unused_disables and count_unused(report.notices):
+    if options.report_unused_disables and count_unused(report.notices):
         return 1
     return 0

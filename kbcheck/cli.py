@@ -1,32 +1,30 @@
-"""The command line: `main(argv) -> int`, one function per subcommand.
+"""The command line: `main(argv) -> int` parses the arguments and runs the command they name.
 
-Exit status: 0 clean, 1 findings at error severity (warnings too with
-`--strict`), 2 usage, configuration or repository errors, printed as one line
-on stderr; with `--fix`, 2 also when a file could not be fixed safely, and
-`--fix --diff` exits 1 when there is something to fix (`docs/output.md`).
-Heavy modules are imported inside the commands that need them.
+The commands themselves live in `kbcheck.commands`, one module each, and take
+typed options; this module only knows the options' spelling. Exit status: 0
+clean, 1 findings at error severity (warnings too with `--strict`), 2 usage,
+configuration or repository errors, printed as one line on stderr; with
+`--fix`, 2 also when a file could not be fixed safely, and `--fix --diff`
+exits 1 when there is something to fix (`docs/output.md`). A command's module
+is imported only when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import os
+import dataclasses
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from kbcheck.cache import BlobCache
-    from kbcheck.config import Config
-    from kbcheck.git import Repository
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from kbcheck import __version__
 from kbcheck.arguments import ArgumentParser
-from kbcheck.errors import KbcheckError, UsageError
+from kbcheck.commands import run_command
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Options = TypeVar("_Options", bound="DataclassInstance")
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab")
 
@@ -126,201 +124,60 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-# -- shared set-up --------------------------------------------------------------
-def _repository(paths: Sequence[str] = ()) -> Repository:
-    """The repository of the first named path (so a run from outside finds it), else of the current folder."""
-    from kbcheck.git import open_repository
-    from kbcheck.paths import search_start
-
-    return open_repository(search_start(paths, Path.cwd()))
-
-
-def _config(repo: Repository, config_file: str | None) -> Config:
-    from kbcheck.config import load_config
-
-    return load_config(repo.root, config_file)
+# -- dispatch -------------------------------------------------------------------
+# Each handler turns the parsed arguments into its command's typed options (`kbcheck.commands`).
+def _options(kind: type[_Options], args: argparse.Namespace) -> _Options:
+    """The options dataclass `kind`, each field from the argument of the same name (a list as a tuple)."""
+    values = {field.name: getattr(args, field.name) for field in dataclasses.fields(kind)}
+    return kind(**{name: tuple(value) if isinstance(value, list) else value for name, value in values.items()})
 
 
-def _select(value: str | None) -> frozenset[str] | None:
-    if not value:
-        return None
-    from kbcheck.rules import get_rule
-
-    return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
-
-
-def one_line(text: str) -> str:
-    """A notice or an error on one line, even when it names a file whose name holds a line break;
-    the bytes of a name that is not UTF-8 are written as git writes them (`\\351`)."""
-    text = text.replace("\r", "\\r").replace("\n", "\\n")
-    if any("\udc80" <= ch <= "\udcff" for ch in text):
-        text = "".join(f"\\{ord(ch) - 0xDC00:03o}" if "\udc80" <= ch <= "\udcff" else ch for ch in text)
-    return text
-
-
-def discard_output(stream: TextIO) -> None:
-    """After the reader of `stream` went away: send what is still buffered to nowhere, so the
-    interpreter's last flush does not fail and replace the exit status (as the Python docs advise)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass  # not a file descriptor (a test's buffer): nothing will flush it at exit
-
-
-def _notice(lines: Sequence[str], err: TextIO) -> None:
-    for line in lines:
-        print(f"kbcheck: {one_line(line)}", file=err)
-
-
-# -- commands -------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.authors import judged_as
-    from kbcheck.baseline import accepted_fingerprints
-    from kbcheck.check_output import exit_status, write_report
-    from kbcheck.engine import RunOptions, check
-    from kbcheck.model.knowledge_base import KnowledgeBase
-    from kbcheck.policy import trusted_config
-    from kbcheck.progress import progress_for
-    from kbcheck.rules import all_rules
-    from kbcheck.sources import select
+    from kbcheck.commands.check import CheckOptions, run_check
 
-    if args.rev == "" and not args.fix:
-        raise UsageError("--diff needs REV (only --fix --diff takes none)")
-    if args.rev and args.mode:
-        raise UsageError(f"--diff REV is not allowed with --{args.mode}")
-    mode = "diff" if args.rev else args.mode
-    if args.filter in ("added",) and mode not in ("staged", "diff", None):
-        raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
-    select_rules = _select(args.select)
-    repo = _repository(args.paths)
-    config = _config(repo, args.config)
-    selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, net=args.actor is not None)
-    policy = trusted_config(repo, config, selection.base, args.config)
-    selection = judged_as(repo, policy, selection, cli_author=args.author, actor=args.actor)
-    filter_mode = args.filter or ("added" if selection.mode == "diff" else "file")
-    accepted = accepted_fingerprints(repo, config, args.baseline, selection.mode)
-    kb = KnowledgeBase(selection.snapshot, config, None if args.no_cache else _cache_factory(repo))
-    options = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
-                         progress=progress_for(err, "checking", quiet=args.quiet),
-                         report_unused_disables=args.report_unused_disables)
-    report = check(kb, config, selection, options)
-    kb.facts.flush()
-    if not args.quiet:
-        _notice([*getattr(selection, "notices", ()), *report.notices], err)
-    fixes = None
-    if args.fix:
-        from kbcheck.fix.run import run_fixes
-
-        fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err)
-        if args.rev == "":
-            return fixes.status(1 if fixes.fixed else 0)
-        report = fixes.report
-    # the status is known before anything is written: a reader that stops early (`| head`) cannot change it
-    status = exit_status(args, report)
-    if fixes is not None:
-        status = fixes.status(status)
-    try:
-        write_report(args, report, all_rules(), out, repo.root, Path.cwd())
-        out.flush()
-    except BrokenPipeError:
-        discard_output(out)
-    return status
-
-
-def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
-    from kbcheck.cache import repository_cache
-
-    return repository_cache(repo)
+    return run_check(_options(CheckOptions, args), out, err)
 
 
 def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.digest import run_digest
-    from kbcheck.progress import progress_for, showing
+    from kbcheck.commands.digest import DigestOptions, run_digest
 
-    repo = _repository()
-    config = _config(repo, args.config)
-    with showing(progress_for(err, "digest")):
-        return run_digest(repo, config, args, out, err)
+    return run_digest(_options(DigestOptions, args), out, err)
 
 
 def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.suggest import run_suggest
+    from kbcheck.commands.suggest import SuggestOptions, run_suggest
 
-    repo = _repository()
-    return run_suggest(repo, _config(repo, args.config), args, out, err)
+    return run_suggest(_options(SuggestOptions, args), out, err)
 
 
 def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.baseline import update_baseline
-    from kbcheck.progress import progress_for, showing
+    from kbcheck.commands.baseline import run_baseline_update
 
-    repo = _repository()
-    with showing(progress_for(err, "baseline")):
-        return update_baseline(repo, _config(repo, args.config), args.rev, out)
+    return run_baseline_update(args.rev, args.config, out, err)
 
 
 def cmd_baseline_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.baseline import show_baseline
+    from kbcheck.commands.baseline import run_baseline_show
 
-    repo = _repository()
-    return show_baseline(repo, _config(repo, args.config), out)
+    return run_baseline_show(args.config, out)
 
 
 def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.config import Config, effective_severity
-    from kbcheck.rules import all_rules
+    from kbcheck.commands.rules import run_rules
 
-    config = Config()
-    try:
-        repo = _repository()
-        config = _config(repo, args.config)
-    except KbcheckError:
-        if args.config:
-            raise
-    rows = [("id", "name", "severity", "enabled", "summary")]
-    for rule in all_rules().values():
-        severity = effective_severity(config, rule.id, rule.severity)
-        if rule.severity_by_kind and rule.id not in config.severity:
-            severity += " (" + ", ".join(f"{s} in {k}s" for k, s in rule.severity_by_kind) + ")"
-        rows.append((rule.id, rule.name, severity, "no" if rule.id in config.ignore else "yes", rule.summary))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4], file=out)
-    return 0
+    return run_rules(args.config, out)
 
 
 def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.color import use_color
-    from kbcheck.explain_render import explain, find_rule
+    from kbcheck.commands.explain import run_explain
 
-    on_terminal = out.isatty()
-    out.write(explain(find_rule(args.rule), rendered=on_terminal, color=on_terminal and use_color("auto", out)))
-    return 0
+    return run_explain(args.rule, out)
 
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.config import DEFAULTS, write_init
-    from kbcheck.first_author import first_author
-    from kbcheck.git import BareRepositoryError
+    from kbcheck.commands.init import run_init
 
-    root = Path.cwd()
-    repo = None
-    try:
-        repo = _repository()
-        root = repo.root
-    except BareRepositoryError:
-        raise UsageError(f"{root} is a bare repository (no working tree): "
-                         "run kbcheck init in a clone's working tree") from None
-    except KbcheckError:
-        pass
-    author = first_author(repo, args.role, tuple(DEFAULTS["roles"]))
-    path = write_init(root, force=args.force, author=author.toml() if author else "")
-    print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
-    if author is not None:
-        print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
-    return 0
+    return run_init(args.role, args.force, out)
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -330,12 +187,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from kbcheck.cache import clear_cache
+    from kbcheck.commands.cache import run_cache_clear
 
-    repo = _repository()
-    clear_cache(repo.common_dir)  # where every worktree's runs keep it
-    print("kbcheck cache cleared", file=out)
-    return 0
+    return run_cache_clear(out)
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -347,24 +201,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its usage message
         return 0 if exc.code in (0, None) else 2
-    if not getattr(args, "handler", None):
+    handler: Callable[[argparse.Namespace, TextIO, TextIO], int] | None = getattr(args, "handler", None)
+    if handler is None:
         parser.print_help(out)
         return 2
-    try:
-        status = int(args.handler(args, out, err))
-        out.flush()
-        return status
-    except KbcheckError as exc:
-        print(f"kbcheck: error: {one_line(str(exc))}", file=err)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("kbcheck: interrupted", file=err)
-        return 130
-    except BrokenPipeError:  # output cut short before the command knew its status
-        discard_output(out)
-        return 1
-    except Exception as exc:
-        if os.environ.get("KBCHECK_DEBUG"):
-            raise
-        print(f"kbcheck: internal error: {type(exc).__name__}: {exc} (set KBCHECK_DEBUG=1 for details)", file=err)
-        return 2
+    return run_command(lambda: handler(args, out, err), out, err)

@@ -10,7 +10,6 @@ written to.
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import subprocess
@@ -96,14 +95,6 @@ def run_demo(out: TextIO = sys.stdout) -> int:
         _remove_tree(workdir)
 
 
-def _available(module: str, name: str) -> bool:
-    """True when a command's implementation is present (digest and baseline may come later)."""
-    try:
-        return hasattr(importlib.import_module(module), name)
-    except ImportError:
-        return False
-
-
 def _remove_tree(path: Path) -> None:
     """Remove the temporary repository, read-only git objects included (Windows)."""
 
@@ -128,8 +119,6 @@ class _Session:
         self.out = out
         self.step_number = 0
         self.surprises: list[str] = []
-        #: whether this kbcheck can record a baseline (the hook then shows only new findings)
-        self.baseline = False
 
     # -- narration -------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -169,15 +158,16 @@ class _Session:
         """Show a command the way a user would type it."""
         self.say(f"$ {line}")
 
-    def kbcheck(self, argv: Sequence[str]) -> int:
-        """Run kbcheck in-process with the demo repository as the current directory."""
-        from kbcheck.cli import main
+    def kbcheck(self, argv: Sequence[str], command: Callable[[TextIO], int]) -> int:
+        """Show `kbcheck ARGV` as typed, then run `command`, that same command, in-process with the
+        demo repository as the current directory, its output and errors both in the narration."""
+        from kbcheck.commands import run_command
 
         self.shell("kbcheck " + " ".join(argv))
         previous = os.getcwd()
         os.chdir(self.root)
         try:
-            status = main(list(argv), out=self.out, err=self.out)
+            status = run_command(lambda: command(self.out), self.out, self.out)
         finally:
             os.chdir(previous)
         self.say(f"(exit status {status})")
@@ -224,14 +214,12 @@ class _Session:
         self.commit("Knowledge base as of 2026-10-29", who="lead")
         files = self.git("ls-files").splitlines()
         self.say(f"{len(files)} files committed, among them {LIVING_DOCUMENT} (the living document).")
-        self.baseline = _available("kbcheck.baseline", "update_baseline")
-        if self.baseline:
-            self.say()
-            self.say("The knowledge base already has problems. The maintainer accepts them as the")
-            self.say("baseline, so that commits are judged only on what they add:")
-            self.expect(self.kbcheck(["baseline", "update"]), 0, "kbcheck baseline update")
-            self.git("add", "-A")
-            self.commit("Record the kbcheck baseline", who="lead")
+        self.say()
+        self.say("The knowledge base already has problems. The maintainer accepts them as the")
+        self.say("baseline, so that commits are judged only on what they add:")
+        self.expect(self.kbcheck(["baseline", "update"], _baseline_update), 0, "kbcheck baseline update")
+        self.git("add", "-A")
+        self.commit("Record the kbcheck baseline", who="lead")
 
     def blocked_commit(self) -> None:
         self.step(
@@ -258,7 +246,7 @@ class _Session:
             "In tom's clone the hook runs `kbcheck check --staged`; tom is identified by --author,",
             "KBCHECK_AUTHOR, `git config kbcheck.author` or his commit email.",
         )
-        status = self.kbcheck(["check", "--staged", "--author", "tom"])
+        status = self.kbcheck(["check", "--staged", "--author", "tom"], _check(mode="staged", author="tom"))
         self.expect(status, 1, "the hook on tom's first attempt")
         self.say("-> Blocked. KB007: a writer may write only his own inbox. KB001: a trend line")
         self.say("   must cite the paper, repo or card it rests on.")
@@ -271,40 +259,32 @@ class _Session:
         )
         self.shell(f"git checkout HEAD -- {JAY_BRIEF} {LIVING_DOCUMENT}")
         self.git("checkout", "HEAD", "--", JAY_BRIEF, LIVING_DOCUMENT)
-        status = self.kbcheck(["check", "--staged", "--author", "tom"])
+        status = self.kbcheck(["check", "--staged", "--author", "tom"], _check(mode="staged", author="tom"))
         self.expect(status, 0, "the hook on tom's second attempt")
         if status == 0:
             self.commit("inference: E1 brief 2026-10-30", who="tom")
             self.say("-> Accepted: the commit is recorded as tom's.")
 
     def whole_knowledge_base(self) -> None:
-        argv = ["check", "--all"]
-        scope = "Every finding in every file"
-        if self.baseline:
-            argv.append("--no-baseline")
-            scope = "Every finding in every file, those the baseline accepted included"
         self.step(
             "The whole knowledge base, as CI and the maintainer see it",
-            f"{scope}: trend lines with no source (KB001),",
+            "Every finding in every file, those the baseline accepted included: trend lines with no source (KB001),",
             "references the body never discusses (KB002), a star count gone stale (KB006),",
             "numbers that no cited card contains (KB005). This is the maintainer's to-do list.",
         )
-        status = self.kbcheck(argv)
+        status = self.kbcheck(["check", "--all", "--no-baseline"], _check(mode="all", baseline=False))
         self.expect(status, 1, "kbcheck check --all (the example has two unsourced trend lines)")
 
     def suggest(self) -> None:
-        if not _available("kbcheck.suggest", "run_suggest"):
-            return
         self.step(
             "Where does a paper belong?",
             f"The reference list of {LIVING_DOCUMENT} cites LLM-as-Jev, but no section discusses it.",
             "kbcheck ranks the sections it most likely belongs to, with the evidence for each:",
         )
-        self.expect(self.kbcheck(["suggest", SUGGESTED_CARD, "--top", "2"]), 0, "kbcheck suggest")
+        self.expect(self.kbcheck(["suggest", SUGGESTED_CARD, "--top", "2"], _suggest(SUGGESTED_CARD, top=2)), 0,
+                    "kbcheck suggest")
 
     def digest(self) -> None:
-        if not _available("kbcheck.digest", "run_digest"):
-            return
         self.step(
             "Overnight, the collector refreshes a repo card",
             f"It runs as the maintainer and moves the counts of {REC_CARD}:",
@@ -319,13 +299,43 @@ class _Session:
         card.write_text(text, encoding="utf-8")
         self.git("add", "-A")
         self.commit("Refresh repo card counts", who="lead")
-        argv = ["digest", "--lang", "en"]
-        if not self.baseline:
-            first = self.git("rev-list", "--max-parents=0", "HEAD").split()[0]
-            argv[1:1] = ["--since", first]
         self.step(
             "The digest: what changed since the baseline",
             "Which changes are real increments and which are refreshes, and how each relates",
             "to the living document (this knowledge base's default language is zh; --lang en here).",
         )
-        self.expect(self.kbcheck(argv), 0, "kbcheck digest")
+        self.expect(self.kbcheck(["digest", "--lang", "en"], _digest(lang="en")), 0, "kbcheck digest")
+
+
+# -- the commands the story runs, each as its command line would run it ---------
+def _baseline_update(out: TextIO) -> int:
+    from kbcheck.commands.baseline import run_baseline_update
+
+    return run_baseline_update("HEAD", None, out, out)
+
+
+def _check(*, mode: str, author: str | None = None, baseline: bool | None = None) -> Callable[[TextIO], int]:
+    def command(out: TextIO) -> int:
+        from kbcheck.commands.check import CheckOptions, run_check
+
+        return run_check(CheckOptions(mode=mode, author=author, baseline=baseline), out, out)
+
+    return command
+
+
+def _suggest(path: str, *, top: int) -> Callable[[TextIO], int]:
+    def command(out: TextIO) -> int:
+        from kbcheck.commands.suggest import SuggestOptions, run_suggest
+
+        return run_suggest(SuggestOptions(paths=(path,), top=top), out, out)
+
+    return command
+
+
+def _digest(*, lang: str) -> Callable[[TextIO], int]:
+    def command(out: TextIO) -> int:
+        from kbcheck.commands.digest import DigestOptions, run_digest
+
+        return run_digest(DigestOptions(lang=lang), out, out)
+
+    return command

@@ -297,7 +297,7 @@ def test_manifest_loader_raises_only_the_user_facing_error(tmp_path_factory: Any
         try:
             paths = load_manifest(str(root / "m.json"), root)
         except KbcheckError:
-            pass  # the CLI prints it on one line (`kbcheck.cli.one_line`)
+            pass  # the CLI prints it on one line (`kbcheck.commands.one_line`)
         else:
             assert all(normalise_path(p) == p for p in paths)
 

@@ -1,0 +1,119 @@
+"""`kbcheck check`: select the files, run the rules, fix or report, and the exit status."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from kbcheck.commands import configuration, discard_output, notify, repository
+from kbcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from kbcheck.cache import BlobCache
+    from kbcheck.git import Repository
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What `kbcheck check` was asked; the defaults are the command line's."""
+
+    paths: Sequence[str] = ()
+    #: "staged", "all" or None (paths, or the default by mode); `--diff REV` is `rev`
+    mode: str | None = None
+    #: `--diff REV`; "" for `--fix --diff` without REV (show the fixes), None without `--diff`
+    rev: str | None = None
+    filter: str | None = None
+    format: str = "text"
+    #: True `--baseline`, False `--no-baseline`, None: use it when it exists
+    baseline: bool | None = None
+    strict: bool = False
+    select: str | None = None
+    config: str | None = None
+    author: str | None = None
+    actor: str | None = None
+    no_cache: bool = False
+    fix: bool = False
+    output: str | None = None
+    exit_zero: bool = False
+    statistics: bool = False
+    report_unused_disables: bool = False
+    quiet: bool = False
+    color: str = "auto"
+
+
+def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
+    """Check the selected files; 1 when findings fail the run (`docs/output.md`), 0 otherwise."""
+    from kbcheck.authors import judged_as
+    from kbcheck.baseline import accepted_fingerprints
+    from kbcheck.check_output import exit_status, write_report
+    from kbcheck.engine import RunOptions, check
+    from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.policy import trusted_config
+    from kbcheck.progress import progress_for
+    from kbcheck.rules import all_rules
+    from kbcheck.sources import select
+
+    if options.rev == "" and not options.fix:
+        raise UsageError("--diff needs REV (only --fix --diff takes none)")
+    if options.rev and options.mode:
+        raise UsageError(f"--diff REV is not allowed with --{options.mode}")
+    mode = "diff" if options.rev else options.mode
+    if options.filter in ("added",) and mode not in ("staged", "diff", None):
+        raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
+    select_rules = _selected_rules(options.select)
+    repo = repository(options.paths)
+    config = configuration(repo, options.config)
+    selection = select(repo, config, mode=mode, paths=list(options.paths), rev=options.rev,
+                       net=options.actor is not None)
+    policy = trusted_config(repo, config, selection.base, options.config)
+    selection = judged_as(repo, policy, selection, cli_author=options.author, actor=options.actor)
+    filter_mode = options.filter or ("added" if selection.mode == "diff" else "file")
+    accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode)
+    kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else _cache_factory(repo))
+    run = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
+                     progress=progress_for(err, "checking", quiet=options.quiet),
+                     report_unused_disables=options.report_unused_disables)
+    report = check(kb, config, selection, run)
+    kb.facts.flush()
+    if not options.quiet:
+        notify([*getattr(selection, "notices", ()), *report.notices], err)
+    fixes = None
+    if options.fix:
+        from kbcheck.fix.run import run_fixes
+
+        fixes = run_fixes(repo, selection.snapshot, report, show_diff=options.rev == "", out=out, err=err)
+        if options.rev == "":
+            return fixes.status(1 if fixes.fixed else 0)
+        report = fixes.report
+    # the status is known before anything is written: a reader that stops early (`| head`) cannot change it
+    status = exit_status(options, report)
+    if fixes is not None:
+        status = fixes.status(status)
+    try:
+        write_report(options, report, all_rules(), out, repo.root, Path.cwd())
+        out.flush()
+    except BrokenPipeError:
+        discard_output(out)
+    return status
+
+
+def _selected_rules(value: str | None) -> frozenset[str] | None:
+    """`--select KB001,unverified-number`: the rule ids it names, or None for every rule."""
+    if not value:
+        return None
+    from kbcheck.rules import get_rule
+
+    return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
+
+
+def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
+    from kbcheck.cache import repository_cache
+
+    return repository_cache(repo)
+
+
+__all__ = ["CheckOptions", "run_check"]

@@ -1,0 +1,90 @@
+"""`kbcheck digest`: write the digest brief (`docs/output.md`) to `--output` or to `out`.
+
+Every check of the options (revisions, baseline, manifest, output folder)
+happens before anything is written, so bad input leaves one line on stderr and
+no file behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from kbcheck.commands import configuration, notify, repository
+from kbcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
+    from kbcheck.git import Repository
+
+
+@dataclass(frozen=True)
+class DigestOptions:
+    """What `kbcheck digest` was asked; the defaults are the command line's."""
+
+    since: str | None = None
+    to: str | None = None
+    manifest: str | None = None
+    format: str = "markdown"
+    #: the language of the markdown; None: the configuration's `lang`
+    lang: str | None = None
+    output: str | None = None
+    config: str | None = None
+
+
+def run_digest(options: DigestOptions, out: TextIO, err: TextIO) -> int:
+    """Write the brief of what changed since the baseline (or `--since`); 0 once it is written."""
+    from kbcheck.progress import progress_for, showing
+
+    repo = repository()
+    config = configuration(repo, options.config)
+    with showing(progress_for(err, "digest")):
+        return write_digest(repo, config, options, out, err)
+
+
+def write_digest(repo: Repository, config: Config, options: DigestOptions, out: TextIO, err: TextIO) -> int:
+    """The brief to `--output` (atomically) or to `out`; the digest's notices to `err`."""
+    from kbcheck.files import atomic_file
+
+    lang = options.lang or config.lang
+    output = _output_path(repo, options.output) if options.output else None
+    if output is None:
+        out.write(_digest_text(repo, config, options, lang, err))
+        return 0
+    # opened first: an interrupted run (SIGINT, SIGTERM) removes its temporary file
+    with atomic_file(output) as target:
+        target.write(_digest_text(repo, config, options, lang, err).encode("utf-8"))
+    return 0
+
+
+def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang: str, err: TextIO) -> str:
+    from kbcheck.digest import make_digest, render_digest
+
+    digest = make_digest(repo, config, since=options.since, to=options.to, manifest=options.manifest, lang=lang)
+    text = render_digest(digest, options.format, lang)
+    notify(digest.notices, err)
+    return text
+
+
+def _output_path(repo: Repository, name: str) -> Path:
+    """`--output`: a path in the working tree goes through no symlink and stays out of `.git`; a path
+    outside the working tree (a CI runner's summary file) is the caller's own choice."""
+    import os
+
+    from kbcheck.files import is_in_git_dir, work_tree_file
+
+    output = Path(os.path.abspath(name))
+    if not output.parent.is_dir():
+        raise UsageError(f"cannot write {name}: folder {output.parent} does not exist")
+    if output.is_dir():
+        raise UsageError(f"cannot write {name}: it is a folder")
+    if is_in_git_dir(repo, output):
+        raise UsageError(f"cannot write {name}: it is inside the git directory")
+    root = Path(repo.root)
+    if output == root or root in output.parents:
+        return work_tree_file(repo, output.relative_to(root).as_posix(), f"--output {name}")
+    return output
+
+
+__all__ = ["DigestOptions", "run_digest", "write_digest"]

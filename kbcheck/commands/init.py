@@ -1,0 +1,36 @@
+"""`kbcheck init`: write a commented `.kbcheck.toml` with every default, and the first author."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from kbcheck.commands import repository
+from kbcheck.errors import KbcheckError, UsageError
+
+
+def run_init(role: str | None, force: bool, out: TextIO) -> int:
+    """Write the file in the repository's root (else the current folder), naming the git user as author."""
+    from kbcheck.config import DEFAULTS, write_init
+    from kbcheck.first_author import first_author
+    from kbcheck.git import BareRepositoryError
+
+    root = Path.cwd()
+    repo = None
+    try:
+        repo = repository()
+        root = repo.root
+    except BareRepositoryError:
+        raise UsageError(f"{root} is a bare repository (no working tree): "
+                         "run kbcheck init in a clone's working tree") from None
+    except KbcheckError:
+        pass
+    author = first_author(repo, role, tuple(DEFAULTS["roles"]))
+    path = write_init(root, force=force, author=author.toml() if author else "")
+    print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
+    if author is not None:
+        print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
+    return 0
+
+
+__all__ = ["run_init"]
