@@ -143,6 +143,17 @@ def _inside(path: Path, parent: Path) -> bool:
     return True
 
 
+def _free_for_a_shard(path: Path) -> bool:
+    """True when nothing, or a shard file, is at `path`: a FIFO, a folder or a symlink planted
+    there is left as it is (the shard is then not written)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 def _is_folder(path: Path) -> bool:
     """True for a real folder (not a symlink to one, not a FIFO or file in its place)."""
     try:
@@ -287,6 +298,8 @@ class BlobCache:
     def _write(self, prefix: str, entries: dict[str, bytes]) -> bool:
         """Replace a shard atomically; False when it could not be written."""
         assert self.directory is not None
+        if not _free_for_a_shard(self._shard_path(prefix)):
+            return False
         data = pack_shard(self.version, self.namespace, entries)
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)

@@ -111,9 +111,8 @@ class _Directives:
         kb = self._kb
         found: Document | None = None
         if path.lower().endswith(MARKDOWN_SUFFIXES) and kb.snapshot.blob_id(path) is not None:
-            text = kb.text(path)
-            # no directive can be there: the parse is not needed
-            found = kb.document(path) if text is not None and "kbcheck" in text else None
+            # no directive can be there without the word: the parse is not needed
+            found = kb.document(path) if kb.names_kbcheck(path) else None
         self._by_path[path] = found
         return found
 

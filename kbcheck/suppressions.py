@@ -45,8 +45,10 @@ def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
     """The disable comments of a markdown file, read from the same token stream the parser uses."""
     if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
         return []
+    if not kb.names_kbcheck(path):  # the common case, known without reading the file on a warm run
+        return []
     text = kb.text(path)
-    if text is None or "kbcheck" not in text:
+    if text is None:
         return []
     from kbcheck.model.document import _DIRECTIVE, _markdown
 

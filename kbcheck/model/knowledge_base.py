@@ -21,7 +21,7 @@ from kbcheck.globs import GlobSet, globset
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
-from kbcheck.store import FactStore
+from kbcheck.store import REFS, FactStore
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -34,6 +34,12 @@ MARKDOWN_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, BRIEF, GUIDE})
 _WILDCARD = re.compile(r"[*?\[]")
 #: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
 _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
+#: the cache key of `names_kbcheck` (it depends on the text alone)
+DIRECTIVE_WORD_KEY = "names-kbcheck"
+
+
+def _names_kbcheck(text: str) -> bool:
+    return "kbcheck" in text
 __all__ = ["BlockRefs", "RefTuple", "decode_markdown"]
 
 
@@ -175,6 +181,11 @@ class KnowledgeBase:
     def why_unread(self, path: str) -> str | None:
         """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
         return self.facts.why_unread(path)
+
+    def names_kbcheck(self, path: str) -> bool:
+        """Whether the file's text says `kbcheck` at all: without it, it holds no disable comment.
+        Cached by blob id, so a warm run knows without reading the file."""
+        return bool(self.facts.fact(REFS, path, DIRECTIVE_WORD_KEY, _names_kbcheck))
 
     def derived(self, compute: Callable[[KnowledgeBase, str], T], path: str) -> T:
         """`compute(self, path)`, once per run: a result several rules read (claim verdicts, mentions)."""
