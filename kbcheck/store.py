@@ -189,7 +189,7 @@ class FactStore:
             text = self.text(path)
             if text is not None:
                 card = card_facts(path, kind, text, self.settings)
-                entry = self._entry(path, to_plain(dataclasses.replace(card, number_text=b""), Card))
+                entry = self._entry(path, to_plain(dataclasses.replace(card, number_text=""), Card))
                 if cache is not None and blob is not None and entry is not None:
                     # without the text its numbers are read from: `numbers` caches those apart
                     cache.put(blob, entry, key)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import zlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -50,10 +49,11 @@ class Card:
     #: first line of the body after the frontmatter (1-based), for parsing the body
     body_line: int = 1
     has_body: bool = False
-    #: numeric field values, and the text (string fields and body, zlib-compressed: every card
-    #: of a full check is held in memory) whose numbers `numbers` adds
+    #: numeric field values, and the text (string fields and body) whose numbers `numbers` adds;
+    #: kept as it is: compressing every card's small text cost more than a tenth of a cold full
+    #: check, and a run holds only the cards it is checking or that are cited
     number_fields: frozenset[float] = frozenset()
-    number_text: bytes = field(default=b"", repr=False, compare=False)
+    number_text: str = field(default="", repr=False, compare=False)
     roots: tuple[str, ...] = field(default=("organized", "inbox"), repr=False, compare=False)
 
     @cached_property
@@ -64,8 +64,7 @@ class Card:
         asked, and scanning every card's text up front was a quarter of a
         cold full check.
         """
-        text = zlib.decompress(self.number_text).decode("utf-8", "surrogatepass") if self.number_text else ""
-        return self.number_fields | frozenset(numeric_values(scan_prose(text, self.roots)[1]))
+        return self.number_fields | frozenset(numeric_values(scan_prose(self.number_text, self.roots)[1]))
 
     @property
     def numbers_known(self) -> bool:
@@ -236,7 +235,7 @@ def parse_card(path: str, kind: str, text: str, roots: tuple[str, ...] = ("organ
         problems=tuple(problems), body_line=body_line, has_body=bool(body.strip()),
         # one scan of all the strings instead of one per field: the same numbers, far fewer regex passes
         number_fields=frozenset(number_fields), roots=tuple(roots),
-        number_text=zlib.compress(_APART.join([*texts, body]).encode("utf-8", "surrogatepass"), 1),
+        number_text=_APART.join([*texts, body]),
     )
 
 
