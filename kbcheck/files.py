@@ -37,6 +37,17 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the run stands so that clean-up runs as for Ctrl-C."""
 
 
+def _contents(fd: int) -> bytes | None:
+    """All the bytes of an open file when it is a regular one; None for anything else.
+    OSError when reading fails."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        return None
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def regular_bytes(path: Path) -> bytes | None:
     """A regular file's bytes; None for anything else (missing, a folder, a FIFO, a device, a
     symlink), which is never read: opening a FIFO without `O_NONBLOCK` waits for a writer."""
@@ -45,16 +56,11 @@ def regular_bytes(path: Path) -> bytes | None:
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
+        return _contents(fd)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return b"".join(chunks)
 
 
 def read_regular(path: Path, what: str, *, follow: bool = False) -> bytes | None:
@@ -74,16 +80,14 @@ def read_regular(path: Path, what: str, *, follow: bool = False) -> bytes | None
             raise KbcheckError(f"{what} is a folder, not a file") from None
         raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise KbcheckError(f"{what} is not a regular file")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
+        data = _contents(fd)
     except OSError as exc:
         raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    return b"".join(chunks)
+    if data is None:
+        raise KbcheckError(f"{what} is not a regular file")
+    return data
 
 
 def work_tree_file(repo: Repository, rel: str, what: str) -> Path:

@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import sys
 from collections.abc import Callable, Collection, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kbcheck.model.cards import Card, parse_card
 from kbcheck.model.document import Document
@@ -49,6 +49,25 @@ CARDS, REFS, DOCS, CARD_DOCS, INDEXES = "card", "refs", "doc", "doc-card", "inde
 NAME_INDEXES_KEPT = 3
 #: `uncached` looks at this many files before deciding the cache is warm
 _SAMPLE = 64
+
+
+def _model(cls: type[M]) -> Callable[[object], M | None]:
+    """A cached model value (`Card`, `Document`) back as the model; None for another shape."""
+    def decode(hit: object) -> M | None:
+        try:
+            return from_plain(hit, cls)
+        except (TypeError, ValueError):
+            return None
+
+    return decode
+
+
+def _of_type(kind: type[T]) -> Callable[[object], T | None]:
+    return lambda hit: hit if isinstance(hit, kind) else None
+
+
+def _as_is(hit: object) -> Any:
+    return hit
 
 
 def _parse_class(kind: str) -> str:
@@ -153,16 +172,32 @@ class FactStore:
         value: object = hit[1]
         return value
 
-    def _model_hit(self, path: str, cache: BlobCache | None, blob: str | None, key: str, cls: type[M]) -> M | None:
-        """A model value (`Card`, `Document`) from the cache; None when it is not there, the file
-        is over the size limit, or the entry has another shape (an older layout)."""
-        hit = self._served(path, cache.get(blob, key)) if cache is not None and blob is not None else None
-        if hit is None:
-            return None
-        try:
-            return from_plain(hit, cls)
-        except (TypeError, ValueError):
-            return None
+    def _through_cache(self, path: str, namespace: str, key: str, decode: Callable[[object], T | None],
+                       compute: Callable[[], T | None], encode: Callable[[T], object] | None = None, *,
+                       take: bool = False, store: bool = True) -> T | None:
+        """The one shape of every cached fact: the cache's entry for the file's blob and `key`,
+        decoded; else `compute()` (None when the file has no text), then cached as `encode`
+        makes it (plain data) unless `store` is false. `take` lets the loaded shard forget the
+        entry (a value a run reads once). An entry of another shape (an older layout) is a miss."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        if cache is not None and blob is not None:
+            hit = self._served(path, cache.take(blob, key) if take else cache.get(blob, key))
+            value = decode(hit) if hit is not None else None
+            if value is not None:
+                return value
+        if self._texts.get(path, "") is None:
+            return None  # known to have no text
+        value = compute()
+        if value is not None and store and cache is not None and blob is not None:
+            entry = self._entry(path, encode(value) if encode is not None else value)
+            if entry is not None:
+                cache.put(blob, entry, key)
+        return value
+
+    def _with_text(self, path: str, make: Callable[[str], T]) -> T | None:
+        text = self.text(path)
+        return make(text) if text is not None else None
 
     def _entry(self, path: str, value: object) -> tuple[int, object] | None:
         """What to cache for a fact just computed from the file's text."""
@@ -181,18 +216,11 @@ class FactStore:
         """The card at a path (None when unreadable); its id and problems depend on the path."""
         if path in self._cards:
             return self._cards[path]
-        blob = self.snapshot.blob_id(path)
-        cache = self._cache(CARDS)
-        key = self._key("card", kind, path)
-        card = self._model_hit(path, cache, blob, key, Card)
-        if card is None and self._texts.get(path, "") is not None:
-            text = self.text(path)
-            if text is not None:
-                card = card_facts(path, kind, text, self.settings)
-                entry = self._entry(path, to_plain(dataclasses.replace(card, number_text=""), Card))
-                if cache is not None and blob is not None and entry is not None:
-                    # without the text its numbers are read from: `numbers` caches those apart
-                    cache.put(blob, entry, key)
+        card = self._through_cache(
+            path, CARDS, self._key("card", kind, path), _model(Card),
+            lambda: self._with_text(path, lambda text: card_facts(path, kind, text, self.settings)),
+            # without the text its numbers are read from: `numbers` caches those apart
+            lambda card: to_plain(dataclasses.replace(card, number_text=""), Card))
         self._cards[path] = card
         return card
 
@@ -241,17 +269,11 @@ class FactStore:
             card = self.card(path, kind)
             body_line = card.body_line if card is not None else None
         # cards apart: a run that needs the documents of a few briefs then loads no card parses
-        cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
-        blob = self.snapshot.blob_id(path)
-        key = self._key("document", _parse_class(kind))
-        document = self._model_hit(path, cache, blob, key, Document)
-        if document is None and self._texts.get(path, "") is not None:
-            text = self.text(path)
-            if text is not None:
-                document = document_facts(kind, text, self.settings, body_line)
-                entry = self._entry(path, to_plain(document, Document)) if store and cache is not None else None
-                if cache is not None and blob is not None and entry is not None:
-                    cache.put(blob, entry, key)
+        document = self._through_cache(
+            path, CARD_DOCS if kind in CARD_KINDS else DOCS, self._key("document", _parse_class(kind)),
+            _model(Document),
+            lambda: self._with_text(path, lambda text: document_facts(kind, text, self.settings, body_line)),
+            lambda document: to_plain(document, Document), store=store)
         self._documents[path] = document
         return document
 
@@ -263,23 +285,18 @@ class FactStore:
         """
         if path in self._refs:
             return self._refs[path]
-        key = self._key("refs", _parse_class(kind))
-        blob = self.snapshot.blob_id(path)
-        cache = self._cache(REFS)
-        # taken, not kept, from the loaded shard: a file's refs are asked once per run
-        hit = self._served(path, cache.take(blob, key)) if cache is not None and blob is not None else None
-        value: BlockRefs | None = hit if isinstance(hit, tuple) else None
-        if value is None and self._texts.get(path, "") is not None:
+
+        def compute() -> BlockRefs | None:
             # a full check needs only the refs of a card: its whole parse is not worth a cache entry
             is_card = kind in CARD_KINDS
             document = self.document(path, kind, store=not is_card)
             if is_card:
                 self._documents.pop(path, None)  # parsed for its refs only: do not hold 100k parses
-            if document is not None:
-                value = block_refs(document)
-                entry = self._entry(path, value)
-                if cache is not None and blob is not None and entry is not None:
-                    cache.put(blob, entry, key)
+            return block_refs(document) if document is not None else None
+
+        # taken, not kept, from the loaded shard: a file's refs are asked once per run
+        value: BlockRefs | None = self._through_cache(path, REFS, self._key("refs", _parse_class(kind)),
+                                                      _of_type(tuple), compute, take=True)
         self._refs[path] = value
         return value
 
@@ -309,20 +326,7 @@ class FactStore:
         """A value `build` makes of a file's text (plain data), cached by blob id under `key`,
         which must name everything besides the content that the value depends on. None when
         the file has no text (too big, binary, not UTF-8)."""
-        cache = self._cache(namespace)
-        blob = self.snapshot.blob_id(path)
-        if cache is not None and blob is not None:
-            hit = self._served(path, cache.get(blob, key))
-            if hit is not None:
-                return hit  # type: ignore[return-value]
-        text = self.text(path)
-        if text is None:
-            return None
-        value = build(text)
-        entry = self._entry(path, value)
-        if cache is not None and blob is not None and entry is not None:
-            cache.put(blob, entry, key)
-        return value
+        return self._through_cache(path, namespace, key, _as_is, lambda: self._with_text(path, build))
 
     # -- name indexes ------------------------------------------------------------
     def name_index(self, layout: str, names: list[str], build: Callable[[], dict[str, str]]) -> dict[str, str]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.findings import Finding, Report
 from kbcheck.fix.apply import apply_fixes
-from kbcheck.fix.worktree import blob_id, read_regular, replace_if_unchanged
+from kbcheck.fix.worktree import blob_id, replace_if_unchanged, tracked_bytes
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
@@ -57,7 +57,7 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
     fixed: list[str] = []
     refused: list[str] = []
     for path, findings in by_path.items():
-        current = read_regular(repo.root, path)
+        current = tracked_bytes(repo.root, path)
         checked = snapshot.blob_id(path)
         if current is None or checked is None or blob_id(current, fmt) != checked:
             refused.append(path)

@@ -22,7 +22,7 @@ def blob_id(data: bytes, object_format: str) -> str:
     return hasher(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def read_regular(root: Path, path: str) -> bytes | None:
+def tracked_bytes(root: Path, path: str) -> bytes | None:
     """A regular file's bytes, never through a symlink (the file or a folder leading to it); else None."""
     target = root / path
     real_root = os.path.realpath(root)
@@ -51,7 +51,7 @@ def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) ->
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)
-        if read_regular(root, path) != expected:  # changed while we fixed: leave the writer's version
+        if tracked_bytes(root, path) != expected:  # changed while we fixed: leave the writer's version
             os.unlink(temp)
             return False
         os.replace(temp, target)
