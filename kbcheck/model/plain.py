@@ -57,7 +57,9 @@ def _converters(annotation: Any) -> tuple[Convert, Convert]:
         dump, load = _converters(item)
         if dump is _same:
             return _same, _same
-        return (lambda v: origin(dump(x) for x in v)), (lambda v: origin(load(x) for x in v))
+        if origin is list:
+            return (lambda v: [dump(x) for x in v]), (lambda v: [load(x) for x in v])
+        return (lambda v: origin([dump(x) for x in v])), (lambda v: origin([load(x) for x in v]))
     if origin is dict:
         key_dump, key_load = _converters(args[0] if args else Any)
         value_dump, value_load = _converters(args[1] if args else Any)
@@ -94,10 +96,19 @@ def _dataclass_converters(cls: type) -> tuple[Convert, Convert]:
     def dump(value: Any) -> tuple[Any, ...]:
         return tuple(convert(getattr(value, name)) for name, convert in dumps)
 
+    size = len(loads)
+    # only the fields that nest are converted: most are atoms, stored as they are
+    nested = tuple((place, convert) for place, convert in enumerate(loads) if convert is not _same)
+
     def load(data: Any) -> Any:
-        if not isinstance(data, tuple) or len(data) != len(loads):
+        if not isinstance(data, tuple) or len(data) != size:
             raise ValueError(f"not a cached {cls.__name__}")
-        return cls(*[convert(item) for convert, item in zip(loads, data)])
+        if not nested:
+            return cls(*data)
+        values = list(data)
+        for place, convert in nested:
+            values[place] = convert(values[place])
+        return cls(*values)
 
     return dump, load
 
