@@ -95,6 +95,9 @@ class FactStore:
         self._refs: dict[str, BlockRefs | None] = {}
         #: the numbers of cards cited as evidence
         self._numbers: dict[str, frozenset[float]] = {}
+        #: cache the parse of a card's body when its refs are read, as for any other file: for a
+        #: run that reads the same cards' text again (the digest), not for a full check of 100k
+        self.keep_card_parses = False
 
     @property
     def cached(self) -> bool:
@@ -288,9 +291,9 @@ class FactStore:
 
         def compute() -> BlockRefs | None:
             # a full check needs only the refs of a card: its whole parse is not worth a cache entry
-            is_card = kind in CARD_KINDS
-            document = self.document(path, kind, store=not is_card)
-            if is_card:
+            keep = kind not in CARD_KINDS or self.keep_card_parses
+            document = self.document(path, kind, store=keep)
+            if not keep:
                 self._documents.pop(path, None)  # parsed for its refs only: do not hold 100k parses
             return block_refs(document) if document is not None else None
 

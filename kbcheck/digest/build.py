@@ -98,6 +98,10 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     caches = _shared_caches(repo)
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
     head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
+    for kb in (base_kb, head_kb):
+        # the changed cards are read again after their findings (cautions, key points, placement):
+        # the parses the worker processes make for the findings are cached for that
+        kb.facts.keep_card_parses = True
     changes = git.diff_paths(repo, base, head)
     volatile = config.volatile_fields
     head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
