@@ -4,10 +4,13 @@ name of its note as well as by id."""
 
 from __future__ import annotations
 
+import pytest
 from kbtools import MemorySnapshot, md, run
 
 from kbcheck.config import config_from_mapping
 from kbcheck.findings import Report
+from kbcheck.model.document import parse_document
+from kbcheck.model.heads import head_refs
 from kbcheck.model.knowledge_base import KnowledgeBase
 
 WIKI = config_from_mapping({
@@ -188,4 +191,57 @@ def test_a_linked_note_without_ids_is_not_parsed_for_them() -> None:
     assert kb.note_id("wiki/sources/chen-2022-yasuo-2208-05555.md") == ("arxiv", "2208.05555")
     parsed = set(kb.facts._documents)  # what was parsed is the point of this test
     assert concept not in parsed
-    assert "wiki/sources/rao-2023-tidal-2305-01234.md" in parsed
+    # a note with an id is read from its head (frontmatter, title heading), not parsed whole
+    assert "wiki/sources/rao-2023-tidal-2305-01234.md" not in parsed
+
+
+HEADS = {
+    "frontmatter and title": """
+        ---
+        title: 长上下文压缩
+        arxiv_id: 2208.05555
+        url: https://example.org/yasuo
+        ---
+
+        # 长上下文压缩（[arXiv:2208.05555](https://arxiv.org/abs/2208.05555)）
+
+        正文引用 arXiv:2104.09864。
+        """,
+    "two level-1 headings: no title": """
+        # RoFormer arXiv:2104.09864
+
+        # Notes arXiv:2006.15595
+        """,
+    "a setext title": """
+        TUPE, arXiv:2006.15595
+        ======================
+
+        Body cites doi:10.1145/3406095.
+        """,
+    "a comment in a code block is no heading": """
+        ```python
+        # arXiv:2104.09864
+        ```
+
+        # Title without an id
+
+        - [[su-2021-roformer]]
+        """,
+    "a wikilink and a path in frontmatter": """
+        ---
+        related: "[[ke-2021-rethinking]]"
+        raw_md: wiki/sources/chen-2022-yasuo-2208-05555.md
+        ---
+        ## Summary
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HEADS))
+def test_a_notes_head_gives_the_refs_of_its_whole_parse(name: str) -> None:
+    text = md(HEADS[name])
+    patterns = KnowledgeBase(MemorySnapshot({}), WIKI).patterns  # type: ignore[arg-type]
+    whole = [(r.kind, r.value) for r in parse_document(text, patterns, roots=("wiki",)).source_refs()]
+    assert [(r.kind, r.value) for r in head_refs(text, patterns, ("wiki",))] == whole
+    if name == "frontmatter and title":
+        assert ("arxiv", "2104.09864") not in whole and whole.count(("arxiv", "2208.05555")) == 3

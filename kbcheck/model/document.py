@@ -202,7 +202,7 @@ def section_label(heading: str) -> str | None:
     return "§" + (m.group("sec") or m.group("num") or m.group("han"))
 
 
-_MD: dict[bool, Any] = {}
+_MD: dict[tuple[bool, bool], Any] = {}
 #: levels below markdown-it's `maxNesting` (20; a list level takes two) where containers stop nesting
 _DEEP_MARGIN = 4
 
@@ -253,8 +253,10 @@ def _wikilink(state: Any, silent: bool) -> bool:
     return True
 
 
-def _markdown(front_matter: bool = True) -> Any:
-    if front_matter not in _MD:
+def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
+    """The parser; `inline=False` stops at the block structure (headings, lists, frontmatter),
+    leaving each inline token's text unparsed."""
+    if (front_matter, inline) not in _MD:
         from markdown_it import MarkdownIt
         from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -269,8 +271,10 @@ def _markdown(front_matter: bool = True) -> Any:
             from mdit_py_plugins.front_matter import front_matter_plugin
 
             md.use(front_matter_plugin)
-        _MD[front_matter] = md
-    return _MD[front_matter]
+        if not inline:
+            md.disable("inline")
+        _MD[front_matter, inline] = md
+    return _MD[front_matter, inline]
 
 
 class _Builder:

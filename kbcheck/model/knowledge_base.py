@@ -424,9 +424,8 @@ class KnowledgeBase:
             return self._note_ids[path]
         found: tuple[str, str] | None = None
         if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST) and self._names_an_id(path):
-            doc = self.document(path)
             kinds = set(self.config.reference_kinds)
-            ids = {(ref.kind, ref.value) for ref in (doc.source_refs() if doc is not None else ())
+            ids = {(ref.kind, ref.value) for ref in self.facts.source_refs(path, self.kind_of(path)) or ()
                    if ref.kind in kinds}
             if len(ids) == 1:
                 found = next(iter(ids))
