@@ -43,7 +43,7 @@ def test_stand_in_names_in_instructions_are_examples() -> None:
         - 日志里写纯文本路径（如 wiki/sources/foo.md），不写 wikilink
         - 合并后旧页面只留一行：redirect: [[wiki/concepts/主slug]]
         - Never link a lint report from a page: [[outputs/lint-xxxx]]
-        - Each new page starts from [[example-note]] and records [[slug]] in its log.
+        - Each new page starts from [[example]] and records [[slug]] in its log.
         """)
     assert where(report) == []
 
@@ -67,10 +67,12 @@ def test_a_real_broken_link_beside_the_examples_fires() -> None:
 
 def test_a_name_that_only_contains_a_stand_in_is_still_a_link() -> None:
     report = kb009("""
-        See [[food-safety]] and [[slugging-percentage]] and [[examples-of-attention]].
+        See [[food-safety]], [[slugging-percentage]], [[example-of-attention]] and
+        [[cuda-by-example]]; [代码](code/02-onnx-example-model/README.md)。
         """)
     assert [subject for _line, _col, subject in where(report)] == [
-        "[[food-safety]]", "[[slugging-percentage]]", "[[examples-of-attention]]",
+        "[[food-safety]]", "[[slugging-percentage]]", "[[example-of-attention]]", "[[cuda-by-example]]",
+        "code/02-onnx-example-model/README.md",
     ]
 
 

@@ -9,9 +9,10 @@ base has that name. A path that climbs out of the repository
 (`../../etc/passwd`) is reported and never read. Glob patterns
 (`inbox/tom/_candidates/*.json`), placeholders (`organized/<topic>/x.md`,
 `inbox/{author}/`) and web links are not paths. Nor is a stand-in name
-that docs and tool instructions use for "some note" (`[[xxx]]`,
-`wiki/sources/foo.md`, `[[slug]]`, `lint-xxx`, `example`, `placeholder`: a
-part of the path spelled so, in Latin or beside CJK text), or a glob whose
+that docs and tool instructions use for "some note": `xxx` or `foo` as a
+word of the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or
+`example`, `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`,
+not `onnx-example-model`), or a glob whose
 `*` markdown took for emphasis (`"notes/*.md" … "cards/*.md"` reads as
 `notes/.md`: the line as written holds no such path).
 
@@ -60,10 +61,12 @@ NAME = "broken-path"
 SEVERITY = "warning"
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
-#: names docs use for "some note": a path with one of them as a part is an example, not a link
-_STAND_IN = frozenset({"foo", "example", "placeholder", "slug"})
-#: the parts of a path: words of letters or digits, a run of CJK apart from Latin beside it
-_PART = re.compile(r"[a-z0-9]+|[^\x00-\x7f]+")
+#: names docs use for "some note": a path with one of them as a word is an example, not a link
+_STAND_IN = frozenset({"foo", "xxx"})
+#: words that are a stand-in only as the whole name (`[[slug]]`, `主slug`), not inside one (`onnx-example-model`)
+_STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
+#: the Latin words of a path part
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
@@ -91,10 +94,13 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
 
 
 def _stand_in(written: str) -> bool:
-    """`[[xxx]]`, `wiki/sources/foo.md`, `outputs/lint-xxx`, `[[wiki/concepts/主slug]]`."""
+    """`[[xxx]]`, `wiki/sources/foo.md`, `outputs/lint-xxx`, `[[slug]]`, `[[wiki/concepts/主slug]]`."""
     name = written.removeprefix("[[").removesuffix("]]").casefold()
-    name = re.sub(r"\.md$", "", name)
-    return any(part in _STAND_IN or (len(part) >= 3 and set(part) == {"x"}) for part in _PART.findall(name))
+    for part in re.sub(r"\.md$", "", name).split("/"):
+        words = ["xxx" if len(word) >= 3 and set(word) == {"x"} else word for word in _WORD.findall(part)]
+        if any(word in _STAND_IN for word in words) or (words and all(w in _STAND_IN_NAME for w in words)):
+            return True
+    return False
 
 
 def _glob_read_as_emphasis(written: str, lines: list[str], line: int) -> bool:
