@@ -84,3 +84,11 @@ def test_a_glob_whose_stars_read_as_emphasis_is_no_path() -> None:
         2. Then **wiki/concepts/missing.md** is a real gap.
         """)
     assert where(report) == [(4, 11, "wiki/concepts/missing.md")]
+
+
+def test_a_wikilink_followed_by_a_word_in_parentheses_is_a_wikilink() -> None:
+    report = kb009("""
+        - 从 [[attention]](原文) 和 [[attention]](raw) 抽取；[[attention-mechanism]](draft) 还没写。
+        - [[GitHub]](https://github.com/a/b) and [[Paper]](papers/missing.md) are links with bracketed text.
+        """)
+    assert where(report) == [(1, 47, "[[attention-mechanism]]"), (2, 52, "papers/missing.md")]

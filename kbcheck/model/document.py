@@ -231,6 +231,11 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
     return True
 
 
+#: what follows `[[name]]` when the whole is a link with bracketed text: a target with a `/`, `.`,
+#: `:` or `#` in it; `[[name]](raw)`, a word in parentheses, is a wikilink and text, as Obsidian reads it
+_LINK_TARGET = re.compile(r"\(\s*<?[^()\s]*[/.:#]")
+
+
 def _wikilink(state: Any, silent: bool) -> bool:
     """`[[name]]`, `[[name|text]]`, `[[name#heading]]` (and the embed `![[name]]`) as one token."""
     src, pos = state.src, state.pos
@@ -240,7 +245,7 @@ def _wikilink(state: Any, silent: bool) -> bool:
     inner = src[pos + 2 : end] if end > 0 else ""
     if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
-    if src.startswith("(", end + 2):
+    if src.startswith("(", end + 2) and _LINK_TARGET.match(src, end + 2):
         return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
     if not silent:
         target, _, alias = inner.partition("|")
