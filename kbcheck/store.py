@@ -32,6 +32,7 @@ from kbcheck.model.facts import (
     fact_key,
     read_text,
 )
+from kbcheck.model.heads import head_refs
 from kbcheck.model.plain import from_plain, to_plain
 
 T = TypeVar("T")
@@ -39,6 +40,7 @@ M = TypeVar("M")
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
+    from kbcheck.model.citations import Ref
     from kbcheck.sources import Snapshot
 
 #: the cache namespaces: a card's fields (looked up for every card cited) and numbers, a file's
@@ -279,6 +281,19 @@ class FactStore:
             lambda document: to_plain(document, Document), store=store)
         self._documents[path] = document
         return document
+
+    def source_refs(self, path: str, kind: str) -> list[Ref] | None:
+        """A file's own sources (`Document.source_refs`): from its parse when that is at hand (in
+        memory or in the cache), else from its head alone (`kbcheck.model.heads`), without
+        parsing the body. None when the file has no text."""
+        if path not in self._documents:
+            cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
+            blob = self.snapshot.blob_id(path)
+            if cache is None or blob is None or not cache.has(blob, self._key("document", _parse_class(kind))):
+                text = self.text(path)
+                return head_refs(text, self.settings.patterns, self.settings.roots) if text is not None else None
+        document = self.document(path, kind)
+        return document.source_refs() if document is not None else None
 
     def refs(self, path: str, kind: str) -> BlockRefs | None:
         """Each block's refs, aligned with `document(path).blocks`.

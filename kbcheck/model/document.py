@@ -202,7 +202,7 @@ def section_label(heading: str) -> str | None:
     return "§" + (m.group("sec") or m.group("num") or m.group("han"))
 
 
-_MD: dict[bool, Any] = {}
+_MD: dict[tuple[bool, bool], Any] = {}
 #: levels below markdown-it's `maxNesting` (20; a list level takes two) where containers stop nesting
 _DEEP_MARGIN = 4
 
@@ -231,6 +231,11 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
     return True
 
 
+#: what follows `[[name]]` when the whole is a link with bracketed text: a target with a `/`, `.`,
+#: `:` or `#` in it; `[[name]](raw)`, a word in parentheses, is a wikilink and text, as Obsidian reads it
+_LINK_TARGET = re.compile(r"\(\s*<?[^()\s]*[/.:#]")
+
+
 def _wikilink(state: Any, silent: bool) -> bool:
     """`[[name]]`, `[[name|text]]`, `[[name#heading]]` (and the embed `![[name]]`) as one token."""
     src, pos = state.src, state.pos
@@ -240,7 +245,7 @@ def _wikilink(state: Any, silent: bool) -> bool:
     inner = src[pos + 2 : end] if end > 0 else ""
     if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
-    if src.startswith("(", end + 2):
+    if src.startswith("(", end + 2) and _LINK_TARGET.match(src, end + 2):
         return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
     if not silent:
         target, _, alias = inner.partition("|")
@@ -253,8 +258,10 @@ def _wikilink(state: Any, silent: bool) -> bool:
     return True
 
 
-def _markdown(front_matter: bool = True) -> Any:
-    if front_matter not in _MD:
+def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
+    """The parser; `inline=False` stops at the block structure (headings, lists, frontmatter),
+    leaving each inline token's text unparsed."""
+    if (front_matter, inline) not in _MD:
         from markdown_it import MarkdownIt
         from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -269,8 +276,10 @@ def _markdown(front_matter: bool = True) -> Any:
             from mdit_py_plugins.front_matter import front_matter_plugin
 
             md.use(front_matter_plugin)
-        _MD[front_matter] = md
-    return _MD[front_matter]
+        if not inline:
+            md.disable("inline")
+        _MD[front_matter, inline] = md
+    return _MD[front_matter, inline]
 
 
 class _Builder:

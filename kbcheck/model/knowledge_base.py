@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kbcheck.globs import GlobSet, globset
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
+from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
 from kbcheck.store import REFS, FactStore
@@ -433,15 +434,26 @@ class KnowledgeBase:
         if path in self._note_ids:
             return self._note_ids[path]
         found: tuple[str, str] | None = None
-        if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST):
-            doc = self.document(path)
+        if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST) and self._names_an_id(path):
             kinds = set(self.config.reference_kinds)
-            ids = {(ref.kind, ref.value) for ref in (doc.source_refs() if doc is not None else ())
+            ids = {(ref.kind, ref.value) for ref in self.facts.source_refs(path, self.kind_of(path)) or ()
                    if ref.kind in kinds}
             if len(ids) == 1:
                 found = next(iter(ids))
         self._note_ids[path] = found
         return found
+
+    def _names_an_id(self, path: str) -> bool:
+        """Whether the note's text holds an id of the compared kinds anywhere: one that holds none
+        stands for none, and is not parsed for it. A wiki's pages link thousands of notes, most of
+        them concept and entity pages without an id; parsing each in every worker that links it
+        cost more than the check itself."""
+        text = self.text(path)
+        if text is None:
+            return False
+        kinds = self.config.reference_kinds
+        found, _masked = scan_prose(text, self.roots)
+        return any(kind in kinds for _offset, kind, _value, _form in found)
 
     @staticmethod
     def resolve_path(base: str, written: str, form: str) -> str | None:

@@ -7,9 +7,15 @@ entries, trend and open-question sections included. The sample brief calls
 this "引用挂账、无条目" (cited, no entry). An entry counts as discussed when
 the body names its id, links a note about it (a note whose frontmatter or
 title names that one id), or names it by its card's title or short name
-(the title's part before `:`) or by the entry's own link text
-(`- [ReAct](https://arxiv.org/abs/2210.03629)` is discussed by "ReAct"),
-or, for a numbered entry (`4. …`), cites its number (`文献 [4]`).
+(the title's part before `:`), by the title or short name of the note the
+entry links (`- [[balog-2017-deepcoder]]`, whose note is titled
+`DeepCoder: Learning to Write Programs`, is discussed by "DeepCoder"), or
+by the entry's own link text (`- [ReAct](https://arxiv.org/abs/2210.03629)`
+is discussed by "ReAct"), or, for a numbered entry (`4. …`), cites its
+number (`文献 [4]`). A page whose top-level `## Sources` (`## 来源`,
+`## 出处`) list holds one entry is drawn from that one source, as a wiki's
+entity and concept pages are: the whole body discusses it, and the entry
+never fires. With two entries or more, each must be named in the body.
 
 **Why it matters.** A reference without a body entry is a promise that was
 never kept: the paper was judged worth citing, but nobody wrote down what it
@@ -40,17 +46,19 @@ accept today's backlog and fail only on new gaps.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.model.document import REFERENCE
+from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.mentions import IdMentions, document_mentions
+from kbcheck.rules._number_evidence import SOURCE_LABEL
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.model.document import Document
+    from kbcheck.model.document import Document, Section
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
 
 ID = "KB002"
@@ -61,6 +69,8 @@ KINDS = ("knowledge",)
 
 #: shorter names ("RL", "KV") match too much prose to count as a discussion
 _MIN_NAME = 3
+#: the entries of a reference list
+_ITEMS = ("list_item", "table_row")
 #: where a title splits into a short name and the rest: `Name: subtitle`, `venue | title`
 _SEPARATOR = re.compile(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
 _TRAILER = re.compile(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
@@ -73,9 +83,11 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         if where.kind not in config.reference_kinds or not where.references or where.body:
             continue
         if doc is not None:
+            if _own_source(doc, where):
+                continue
             if body is None:
                 body = "\n".join(b.text for b in doc.blocks if doc.sections[b.section].role != REFERENCE).casefold()
-            if any(_named(name, body) for name in _names(kb, doc, where)) or _numbered(doc, where, body):
+            if any(_named(name, body) for name in _names(kb, doc, file.path, where)) or _numbered(doc, where, body):
                 continue
         line, column = where.references[0]
         yield Problem(
@@ -85,21 +97,58 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         )
 
 
-def _names(kb: KnowledgeBase, doc: Document, where: IdMentions) -> list[str]:
-    """What the body may call an entry: its card's title and short name, the entry's link texts."""
+def _own_source(doc: Document, where: IdMentions) -> bool:
+    """The entry is the one source of the page: the only item of a top-level `## Sources` /
+    `## 来源` list, as a wiki page drawn from one note ends. The whole page discusses it."""
+    for line, _column in where.references:
+        block = doc.block_at(line)
+        if block is None:
+            continue
+        section = doc.sections[block.section]
+        if section.heading is None or not SOURCE_LABEL.match(section.heading) or not _top_level(doc, section):
+            continue
+        entries = [item for item in (doc.blocks[i] for i in section.blocks)
+                   if item.kind in _ITEMS and item.depth == 0
+                   and (item.refs or any(child.refs for child in doc.descendants(item)))]
+        if len(entries) == 1:
+            return True
+    return False
+
+
+def _top_level(doc: Document, section: Section) -> bool:
+    """A section of the whole file: no parent, or under the file's title heading only."""
+    if section.parent is None:
+        return True
+    title = doc.title_block()
+    return title is not None and title.section == section.parent
+
+
+def _names(kb: KnowledgeBase, doc: Document, path: str, where: IdMentions) -> list[str]:
+    """What the body may call an entry: its card's title and short name, the title and short name
+    of the note it links (a source note standing for the id), the entry's link texts."""
     names: list[str] = []
     card_path = kb.paper_card_path(where.id) if where.kind == "arxiv" else None
     card = kb.card(card_path) if card_path else None
     if card is not None and card.fields.get("title"):
         names.extend(_name_parts(str(card.fields["title"])))
+    resolved = kb.resolve(path)
     for line, _column in where.references:
         block = doc.block_at(line)
         if block is None:
             continue
+        for citation in resolved.block_citations[block.index]:
+            if citation.note is not None and citation.id == where.id:
+                names.extend(_name_parts(_note_title(kb, citation.note)))
         for ref in block.refs:
             if "://" not in ref.text and where.id not in ref.text:
                 names.extend(_name_parts(ref.text))
     return [name for name in names if len(name) >= _MIN_NAME and not name.isdigit()]
+
+
+def _note_title(kb: KnowledgeBase, path: str) -> str:
+    """A linked note's title (frontmatter `title`, else its first heading); "" when it has none."""
+    title = file_title(kb.document(path), path)
+    return "" if title == posixpath.basename(path) else title
 
 
 def _name_parts(title: str) -> list[str]:

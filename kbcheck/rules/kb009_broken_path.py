@@ -8,7 +8,13 @@ wikilink (`[[kimi-k3]]`, `[[kimi-k3|text]]`) when no file of the knowledge
 base has that name. A path that climbs out of the repository
 (`../../etc/passwd`) is reported and never read. Glob patterns
 (`inbox/tom/_candidates/*.json`), placeholders (`organized/<topic>/x.md`,
-`inbox/{author}/`) and web links are not paths.
+`inbox/{author}/`) and web links are not paths. Nor is a stand-in name
+that docs and tool instructions use for "some note": `xxx` or `foo` as a
+word of the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or
+`example`, `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`,
+not `onnx-example-model`), or a glob whose
+`*` markdown took for emphasis (`"notes/*.md" … "cards/*.md"` reads as
+`notes/.md`: the line as written holds no such path).
 
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
@@ -40,6 +46,7 @@ resolved against the checked tree.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -54,9 +61,24 @@ NAME = "broken-path"
 SEVERITY = "warning"
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
+#: names docs use for "some note": a path with one of them as a word is an example, not a link
+_STAND_IN = frozenset({"foo", "xxx"})
+#: words that are a stand-in only as the whole name (`[[slug]]`, `主slug`), not inside one (`onnx-example-model`)
+_STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
+#: the Latin words of a path part
+_WORD = re.compile(r"[a-z0-9]+")
+
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    lines: list[str] | None = None
     for broken in kb.resolve(file.path).broken_paths:
+        if _stand_in(broken.written):
+            continue
+        if not broken.written.startswith("[[") and "/" in broken.written:
+            if lines is None:
+                lines = (kb.text(file.path) or "").split("\n")
+            if _glob_read_as_emphasis(broken.written, lines, broken.line):
+                continue
         if broken.target is None:
             message = f"{broken.written} points outside the repository"
         elif broken.written.startswith("[["):
@@ -69,3 +91,20 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             path=file.path, line=broken.line, column=broken.column, message=message,
             subject=broken.target if broken.target is not None else broken.written,
         )
+
+
+def _stand_in(written: str) -> bool:
+    """`[[xxx]]`, `wiki/sources/foo.md`, `outputs/lint-xxx`, `[[slug]]`, `[[wiki/concepts/主slug]]`."""
+    name = written.removeprefix("[[").removesuffix("]]").casefold()
+    for part in re.sub(r"\.md$", "", name).split("/"):
+        words = ["xxx" if len(word) >= 3 and set(word) == {"x"} else word for word in _WORD.findall(part)]
+        if any(word in _STAND_IN for word in words) or (words and all(w in _STAND_IN_NAME for w in words)):
+            return True
+    return False
+
+
+def _glob_read_as_emphasis(written: str, lines: list[str], line: int) -> bool:
+    """The source line does not hold the path and holds a `*`: markdown read a glob's stars
+    (`"wiki/a/*.md" … "wiki/b/*.md"`) as emphasis, and what is left was never written."""
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    return written not in source and "*" in source
