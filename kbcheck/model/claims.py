@@ -7,6 +7,12 @@ anything inside quotation marks, which reports another document's words.
 Digits right after a Latin letter (`S2`, `H200`) belong to a name, and a
 number ends where its digits end: `17025.937516636MiB` is one value, and a
 range (`2-3s`, `2–3 倍`) is one claim.
+
+A note also works numbers out for itself, and those are not claims either
+(`kbcheck.model.reckoning`): a sentence that writes a calculation out
+(`t = 8 MB / 20 GB/s = 0.4 ms`), the condition of a what-if (`假设带宽为
+20GB/s`, `If the rate were 10%, …`), a question, and a ratio worked out from
+two numbers written just before it (`从 64 到 256 通道，提升 4 倍`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from kbcheck.model.citations import MASK
+from kbcheck.model.reckoning import derived, glosses, reckoned_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +193,7 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
     """
     text = _blank(masked, _NOT_CLAIMS)
     labels = _label_spans(text) if heading else []
-    quotes = quoted_spans(text)
+    quotes = _merged([*quoted_spans(text), *reckoned_spans(text)])
     quote_starts = [start for start, _ in quotes]
 
     def quoted(pos: int) -> bool:
@@ -203,6 +210,9 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
         index = next(i for i in range(len(_SUFFIXES)) if m.group(f"s{i}") is not None)
         if quoted(start) or label(m) or not _stands_as_claim(text, m, index):
             continue
+        if _SUFFIXES[index][1] is None and (derived(text, start, _value(m), m.group("num"), m.group("unit"))
+                                            or glosses(text, start, _value(m))):
+            continue
         claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1])
     for m in _PREFIX_RE.finditer(text):
         start = m.start("num")
@@ -217,6 +227,17 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
                 continue
             claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
     return sorted(claims.values())
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans with overlapping ones joined, so each position falls in at most one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _label_spans(text: str) -> list[tuple[int, int]]:
