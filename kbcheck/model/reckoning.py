@@ -37,9 +37,9 @@ from kbcheck.model.citations import MASK
 #: where a sentence ends: its terminator stays with it
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?=\s)")
 _EQUALS = re.compile(r"(?<![=<>!])[=＝≈](?!=)")
-#: an arithmetic operator between two numbers (`1.6G × 4`, `132k / 0.1`, `8000000Byte / 20Gb/s`);
+#: an arithmetic operator between two numbers (`1.6G × 4`, `132k / 0.1`, `512 tokens / 2048`);
 #: `8×A100` names a machine, and `/s` in a unit has no spaces around it
-_OPERATOR = re.compile(r"\d[\w.%]*\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
+_OPERATOR = re.compile(r"\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
 _CONDITION_ZH = re.compile(r"假设|假如|假定|设想|如果|倘若|要是|即使|即便|哪怕|万一")
 _CONDITION_EN = re.compile(r"\b(?:even if|if|suppose|supposing|assume|assuming|imagine|hypothetically)\b",
                            re.IGNORECASE)
