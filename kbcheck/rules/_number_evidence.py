@@ -5,9 +5,14 @@ A claim's evidence is taken from the nearest level that has any
 list items it sits in); its section, heading included; the heading and lead
 text of each ancestor section, innermost first; the file's own sources (its
 frontmatter, or its title heading). A sub-section headed as a source label
-(`来源`, `出处`, `Source`, `Sources`) belongs to its parent's lead; one with no
-parent (a wiki page's closing `## Sources`) is among the file's own sources. Web links
-and links to documents of the knowledge base are sources without a card.
+(`来源`, `出处`, `Source`, `Sources`, `Meta Info`) belongs to its parent's
+lead, and so does a `参考资料：` / `Source:` line that closes the section; one
+with no parent (a wiki page's closing `## Sources`) is among the file's own
+sources. A `[n]` marker in a block brings in the n-th reference entry at the
+block's level; a reference list of exactly one work (by id) and, in a guide,
+the work the note names (`Document.work`) are among the file's own sources.
+Web links and links to documents of the knowledge base are sources without a
+card. KB001 asks the same levels what a trend section names for all its lines.
 
 KB006 compares a number tied to a card field when that level holds exactly
 one card; KB005 fires when no level has a source, or when every source at
