@@ -28,6 +28,8 @@ MARKED = """
 
     另一类方法把接受率做到了 64% [1]。
 
+    ## 局限
+
     批量较大时收益只剩 1.3x。
 
     ## 参考文献
@@ -39,30 +41,37 @@ MARKED = """
 
 def test_a_numbered_marker_makes_its_reference_entry_the_source() -> None:
     # [2] is a card: 2.7x is in it; [1] is a web page: a source without a card; the last has no marker
-    assert check(MARKED) == [("KB005", 9, "1.3x")]
+    assert check(MARKED) == [("KB005", 11, "1.3x")]
 
 
 def test_a_marker_to_a_card_still_gets_the_card_check() -> None:
-    assert check(MARKED.replace("提速 2.7x [2]", "提速 3.4x [2]")) == [("KB005", 5, "3.4x"), ("KB005", 9, "1.3x")]
+    assert check(MARKED.replace("提速 2.7x [2]", "提速 3.4x [2]")) == [("KB005", 5, "3.4x"), ("KB005", 11, "1.3x")]
 
 
 def test_english_markers_ranges_and_bracketed_entries() -> None:
     text = """
         # Decoding
 
+        ## Acceptance
+
         Tree drafts reach 81% acceptance [1-2], as a block cites for all of its numbers.
 
+        ## Batching
+
         Wide batches lose 40% of the gain [3].
+
+        ## Claims
 
         Nobody measured the 5x claim.
 
         ## References
 
         [1] Draft trees for decoding, arXiv:2610.02076
+
         [2] A blog post, https://example.org/post
         """
-    # [3] names no entry: 40% has no source; the second paragraph has no marker
-    assert check(text) == [("KB005", 5, "40%"), ("KB005", 7, "5x")]
+    # [3] names no entry: 40% has no source; the last section has no marker
+    assert check(text) == [("KB005", 9, "40%"), ("KB005", 13, "5x")]
 
 
 def test_a_marker_without_a_reference_list_is_no_source() -> None:
@@ -173,3 +182,43 @@ def test_kb001_an_english_source_line_at_the_end_counts() -> None:
         Source: [a survey of serving stacks](https://example.org/serving-survey)
         """
     assert check(text, rules=("KB001",)) == []
+
+
+def test_a_marker_leading_a_section_covers_the_text_under_it() -> None:
+    text = """
+        # 文本纠错
+
+        ## 序列标注
+
+        - [2] 方法：
+
+        1. 先定义编辑操作；
+        2. 再逐个 token 打标签。
+
+        词表只有 500（覆盖 85% 的训练数据）。
+
+        ## 生成式
+
+        解码速度慢 3 倍。
+
+        ## 参考
+
+        - [1] A blog post, https://example.org/gec
+        - [2] Tagging edits for error correction. ACL 2021
+        """
+    # [2] names its work by title and venue alone: a bibliography entry, a source a reader can find
+    assert check(text) == [("KB005", 14, "3 倍")]
+
+
+def test_a_marker_to_an_entry_too_short_to_name_a_work_is_no_source() -> None:
+    text = """
+        # Notes
+
+        Hit rate is 85% [2].
+
+        ## References
+
+        1. https://example.org/a
+        2. TBD
+        """
+    assert check(text) == [("KB005", 3, "85%")]

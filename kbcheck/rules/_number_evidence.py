@@ -57,6 +57,8 @@ SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:来源|出处|参考资料|参考文献|
 _MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
 #: a reference entry written with its number first: `[4] Title …`
 _ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
+#: an entry with no id or link names a work when its text is at least this long
+_MIN_TITLE = 8
 #: a marker stands for at most this many entries (`[1-300]` is no citation)
 _MAX_MARKED = 20
 
@@ -201,7 +203,8 @@ class _Levels:
         """A section's heading and lead text, with its source-label sub-sections and closing source lines."""
         if index not in self._sections:
             blocks = list(dict.fromkeys([*self.doc.sections[index].blocks, *self._declared_blocks(index)]))
-            self._sections[index] = self._gather(blocks)
+            found, marked = self._gather(blocks), self._marked(self.doc.sections[index].blocks)
+            self._sections[index] = Evidence(found.citations + marked.citations, found.links + marked.links)
         return self._sections[index]
 
     def declared(self, index: int) -> Evidence:
@@ -264,18 +267,32 @@ class _Levels:
                         [index, *(d.index for d in self.doc.descendants(entry))])
         return self._by_number
 
-    def _marked_entries(self, block: Block) -> list[int]:
-        """The reference entries a block names by `[n]`, `[2, 4]`, `[1-3]` markers."""
-        if self.doc.sections[block.section].role == REFERENCE or "[" not in block.text:
-            return []
+    def _marked(self, blocks: Sequence[int]) -> Evidence:
+        """The sources of the reference entries these blocks name by `[n]`, `[2, 4]`, `[1-3]`.
+
+        An entry that names its work by title alone (`[8] Some Title. ACL 2021`) is that
+        work: a reader can find it, as from a bibliography."""
         entries = self._numbered()
         if not entries:
-            return []
-        out: list[int] = []
-        for m in _MARKER.finditer(block.text):
-            for number in _marker_numbers(m.group(1)):
-                out.extend(entries.get(number, ()))
-        return list(dict.fromkeys(out))
+            return Evidence((), ())
+        named: list[list[int]] = []
+        for index in blocks:
+            block = self.doc.blocks[index]
+            if self.doc.sections[block.section].role == REFERENCE or "[" not in block.text:
+                continue
+            for m in _MARKER.finditer(block.text):
+                named.extend(entries[n] for n in _marker_numbers(m.group(1)) if n in entries)
+        citations: list[Citation] = []
+        links: list[Link] = []
+        for entry in {tuple(e): e for e in named}.values():
+            found = self._gather(entry)
+            citations.extend(found.citations)
+            links.extend(found.links)
+            head = self.doc.blocks[entry[0]]
+            title = _ENTRY_NUMBER.sub("", head.text).strip()
+            if not found.citations and not found.links and len(title) >= _MIN_TITLE:
+                links.append(Link("work", title, head.line, 1))
+        return Evidence(tuple(citations), tuple(links))
 
     def file(self) -> Evidence:
         if self._file is None:
@@ -304,7 +321,7 @@ class _Levels:
         if own.citations or own.links:
             return own
         # `[n]` in the block names the n-th entry of the reference list: that entry is its source
-        marked = self._gather(self._marked_entries(block))
+        marked = self._marked([block.index, *(a.index for a in self.doc.ancestors(block))])
         if marked.citations or marked.links:
             return marked
         section: int | None = block.section
