@@ -193,12 +193,19 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
     """
     text = _blank(masked, _NOT_CLAIMS)
     labels = _label_spans(text) if heading else []
-    quotes = _merged([*quoted_spans(text), *reckoned_spans(text)])
+    quotes = quoted_spans(text)
     quote_starts = [start for start, _ in quotes]
+    reckoned: list[tuple[int, int]] | None = None  # found when a number first asks: most text states none
 
     def quoted(pos: int) -> bool:
+        """In quotation marks, or in what the note works out or supposes for itself."""
+        nonlocal reckoned
         index = bisect_right(quote_starts, pos) - 1  # spans are sorted and never overlap
-        return index >= 0 and pos < quotes[index][1]
+        if index >= 0 and pos < quotes[index][1]:
+            return True
+        if reckoned is None:
+            reckoned = reckoned_spans(text)
+        return any(start <= pos < end for start, end in reckoned)
 
     def label(m: re.Match[str]) -> bool:
         start = m.start("num")
@@ -227,17 +234,6 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
                 continue
             claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
     return sorted(claims.values())
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted spans with overlapping ones joined, so each position falls in at most one."""
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if out and start < out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return out
 
 
 def _label_spans(text: str) -> list[tuple[int, int]]:
