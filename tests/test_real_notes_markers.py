@@ -222,3 +222,57 @@ def test_a_marker_to_an_entry_too_short_to_name_a_work_is_no_source() -> None:
         2. TBD
         """
     assert check(text) == [("KB005", 3, "85%")]
+
+
+def test_kb001_a_closing_list_of_several_sources_is_a_reference_list_not_the_sections_source() -> None:
+    text = """
+        # Serving
+
+        ## Trends
+
+        - Speculative decoding becomes the default
+        - Prefix caches move to the router
+
+        References:
+
+        - [a survey of serving stacks](https://example.org/serving-survey)
+        - [a blog on routers](https://example.org/router-blog)
+        """
+    assert [line for _rule, line, _s in check(text, rules=("KB001",))] == [5, 6]
+
+
+def test_a_closing_reference_list_does_not_source_every_number_of_the_note() -> None:
+    text = """
+        # 推理笔记
+
+        ## 方法
+
+        长上下文下提速 2.7x。
+
+        ## 结论
+
+        值得一试。
+
+        参考资料：
+
+        - [草稿树](https://example.org/draft-trees)
+        - [批量解码](https://example.org/batching)
+        """
+    assert check(text) == [("KB005", 5, "2.7x")]
+
+
+def test_a_closing_source_line_at_the_end_of_the_note_is_the_last_sections_not_the_notes() -> None:
+    text = """
+        # 推理笔记
+
+        ## 方法
+
+        长上下文下提速 2.7x。
+
+        ## 结论
+
+        批量大时只剩 1.2x。
+
+        参考资料：[草稿树](https://example.org/draft-trees)
+        """
+    assert check(text) == [("KB005", 5, "2.7x")]

@@ -220,11 +220,21 @@ class _Levels:
             heading = self.doc.sections[child].heading
             if heading is not None and SOURCE_LABEL.match(heading):
                 blocks.extend(self._subtree_blocks(child))
-        return blocks + self._closing_source_lines(index)
+        # a whole note's sources are its own (frontmatter, title, `## Sources`), not its last line
+        closing = self._closing_source_lines(index) if self.doc.sections[index].level >= 2 else []
+        return blocks + closing
 
     def _closing_source_lines(self, index: int) -> list[int]:
         """The blocks at the end of a section (sub-sections included) that say they are its
-        source: a `参考资料：` / `Source:` paragraph with the list under it, or such list items."""
+        source: a `参考资料：` / `Source:` paragraph with the list under it, or such list items,
+        when they name exactly one source (several at the end are a reference list, whose
+        entries back what cites them)."""
+        found = self._closing_candidates(index)
+        evidence = self._gather(found)
+        sources = {(c.kind, c.id) for c in evidence.citations} | {(x.kind, x.target) for x in evidence.links}
+        return found if len(sources) == 1 else []
+
+    def _closing_candidates(self, index: int) -> list[int]:
         subtree = set(self._subtree_blocks(index))
         if not subtree:
             return []

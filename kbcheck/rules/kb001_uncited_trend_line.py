@@ -7,8 +7,9 @@ GitHub repo, a card path, an `owner/repo` that names a repo card, a web link,
 or a link to a note or PDF of the knowledge base. A source the trend section
 (or a sub-section the line sits in) names for the whole of itself counts for
 every line in it: one in its heading, in a `来源` / `Source` sub-section, or
-a source line that closes it (`参考资料：[…](…)`, `Source: …`, the last
-lines of the section). Another line's citation does not.
+a source line that closes it and names one source (`参考资料：[…](…)`,
+`Source: …`, the last lines of the section). Another line's citation does
+not, nor does a closing list of several sources.
 
 **Why it matters.** A trend is the most quoted and least checked sentence of
 a living document. A trend line with no source cannot be re-checked when the
