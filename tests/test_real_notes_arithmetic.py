@@ -259,3 +259,12 @@ def test_a_meta_info_section_gives_the_notes_work() -> None:
         """
     assert kb005(text, path="organized/guides/payments.md") == []
     assert kb005(text.replace("## Meta Info", "## 读后感"), path="organized/guides/payments.md") == [(9, 6, "90%")]
+
+
+def test_a_guide_titled_by_topic_and_year_is_not_a_works_note() -> None:
+    text = """
+        # 推理部署指南 (2025)
+
+        单卡吞吐 1200 tokens/s。
+        """
+    assert kb005(text, path="organized/guides/serving.md") == [(3, 6, "1200 tokens/s")]

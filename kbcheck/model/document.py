@@ -44,8 +44,11 @@ _NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
 _PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
 #: frontmatter that names a work's authors: with a `title`, a bibliographic entry
 _FRONT_AUTHORS = re.compile(r"^(?:authors?|creators?|作者)\s*:", re.MULTILINE | re.IGNORECASE)
-#: a title heading that names a work with its year: `MapReduce: … -- 2004`, `ResNet (2015)`
-_WORK_TITLE = re.compile(r"\S.*?(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*$")
+#: a title heading that names a work as a bibliography does, title: subtitle and year
+#: (`MapReduce: Simplified … -- 2004`, `Bitcask - A Log-Structured … (2010)`); a topic with a year
+#: (`推理部署指南 (2025)`) has no subtitle
+_WORK_TITLE = re.compile(r"[^:：]*?\S(?::|：|\s[-–—]\s).*?\S(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*")
+_MAX_WORK_TITLE = 300  # no work's title is longer; the pattern never sees a long line
 _LABEL = re.compile(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
@@ -132,7 +135,7 @@ class Document:
     #: the frontmatter's `title`, when it has one (a file's title before its first heading)
     front_title: str = ""
     #: the work the file describes, named as a bibliography would (frontmatter `title` with
-    #: `authors`, or a title heading ending in its year: `# MapReduce -- 2004`), else ""
+    #: `authors`, or a title heading with a subtitle and its year: `# MapReduce: … -- 2004`), else ""
     work: str = ""
 
     def title_block(self) -> Block | None:
@@ -650,6 +653,6 @@ def parse_document(
     title = document.title_block()
     if builder.front_work:
         document.work = builder.front_title
-    elif title is not None and _WORK_TITLE.fullmatch(title.text.strip()):
+    elif title is not None and len(title.text) <= _MAX_WORK_TITLE and _WORK_TITLE.fullmatch(title.text.strip()):
         document.work = title.text.strip()
     return document
