@@ -268,3 +268,31 @@ def test_a_guide_titled_by_topic_and_year_is_not_a_works_note() -> None:
         单卡吞吐 1200 tokens/s。
         """
     assert kb005(text, path="organized/guides/serving.md") == [(3, 6, "1200 tokens/s")]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "如果 5555555555，",  # thousands of conditions in one sentence
+        "a = b = 3x. ",  # thousands of calculations, each a claim
+        "从 64 到 256，提升 4 倍",  # thousands of ratios in one sentence
+        "sleep 30：持续 30s，",  # thousands of glosses
+        "1 2 3 4 5 6 7 8 9 10x ",  # many numbers before every multiplier
+        "1111111111",  # one run of digits, then an `=`
+    ],
+)
+def test_reading_what_a_note_works_out_takes_linear_time(unit: str) -> None:
+    import time
+
+    def timed(text: str) -> float:
+        best = float("inf")
+        for _ in range(3):  # the fastest of three: a busy machine only ever adds time
+            start = time.perf_counter()
+            claims(text)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    short = unit * (1_000 // len(unit)) + "= 3x"
+    long = unit * (50_000 // len(unit)) + "= 3x"
+    # fifty times the text: about fifty times the time; quadratic work would take 2,500 times
+    assert timed(long) < max(timed(short), 1e-5) * 400

@@ -204,8 +204,9 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
         if index >= 0 and pos < quotes[index][1]:
             return True
         if reckoned is None:
-            reckoned = reckoned_spans(text)
-        return any(start <= pos < end for start, end in reckoned)
+            reckoned = _merged(reckoned_spans(text))
+        index = bisect_right(reckoned, (pos, len(text) + 1)) - 1
+        return index >= 0 and pos < reckoned[index][1]
 
     def label(m: re.Match[str]) -> bool:
         start = m.start("num")
@@ -234,6 +235,17 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
                 continue
             claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
     return sorted(claims.values())
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans, overlapping ones joined: each position falls in at most one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _label_spans(text: str) -> list[tuple[int, int]]:

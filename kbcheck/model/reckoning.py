@@ -30,6 +30,8 @@ A reader can re-check these on the spot, so a citation adds nothing:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Iterable
 from itertools import permutations
 
 from kbcheck.model.citations import MASK
@@ -39,7 +41,7 @@ _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?=\s)")
 _EQUALS = re.compile(r"(?<![=<>!])[=＝≈](?!=)")
 #: an arithmetic operator between two numbers (`1.6G × 4`, `132k / 0.1`, `512 tokens / 2048`);
 #: `8×A100` names a machine, and `/s` in a unit has no spaces around it
-_OPERATOR = re.compile(r"\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
+_OPERATOR = re.compile(r"(?<![\w.%])\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
 _CONDITION_ZH = re.compile(r"假设|假如|假定|设想|如果|倘若|要是|即使|即便|哪怕|万一")
 _CONDITION_EN = re.compile(r"\b(?:even if|if|suppose|supposing|assume|assuming|imagine|hypothetically)\b",
                            re.IGNORECASE)
@@ -57,13 +59,15 @@ _OPENS_FIRST_PERSON = re.compile(r"^[\s*_>]*(?:" + _ME + r"|(?:I|My)\b)")
 _VIEW = re.compile(r"看法|观点|认为|觉得|估计|猜|判断|相信|预计|预测|(?i:\b(?:think|believe|estimate|guess|expect|view)\b)")
 #: a duration that tells when (`4 小时以后`, `3 days later`), not how long something takes
 _TIME_POINT = re.compile(
-    r"\d+(?:\.\d+)?\s?(?:小时|分钟|秒|天|(?i:hours?|minutes?|mins?|seconds?|days?))\s?(?:以后|之后|后|以前|之前|前|(?i:later|ago))"
+    r"(?<![\d.])\d+(?:\.\d+)?\s?(?:小时|分钟|秒|天|(?i:hours?|minutes?|mins?|seconds?|days?))\s?(?:以后|之后|后|以前|之前|前|(?i:later|ago))"
 )
 #: a number with a glued magnitude (`4k`, `320G`, `20GB` reads as 20 G), for working ratios out
 _OPERAND = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s?(?-i:([kKMGT])(?![a-z]))?")
 _RATIO_UNIT = re.compile(r"\s?(?:[xX×倍%％](?![A-Za-z])|个百分点|pp\b)")
 _DECIMAL = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _BINARY = {"k": 2.0**10, "K": 2.0**10, "M": 2.0**20, "G": 2.0**30, "T": 2.0**40}
+#: how far from a claim its calculation is looked for, in characters each way
+_REACH = 200
 #: at most this many numbers before a claim are tried in pairs (a table row of scores is not arithmetic)
 _MAX_OPERANDS = 6
 
@@ -101,12 +105,22 @@ def reckoned_spans(text: str) -> list[tuple[int, int]]:
 
 def _conditions(sentence: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
+    # where each kind of ending stands, found once: a sentence may hold thousands of markers
+    then_zh = [m.start() for m in _THEN_ZH.finditer(sentence)]
+    comma = [m.start() for m in _COMMA.finditer(sentence)]
+    then_en = [m.start() for m in _THEN_EN.finditer(sentence)]
+
+    def next_of(positions: list[int], after: int) -> int | None:
+        index = bisect_left(positions, after)
+        return positions[index] if index < len(positions) else None
+
     for m in _CONDITION_ZH.finditer(sentence):
-        then = _THEN_ZH.search(sentence, m.end()) or _COMMA.search(sentence, m.end())
-        out.append((m.start(), then.start() if then else len(sentence)))
+        end = next_of(then_zh, m.end())
+        end = next_of(comma, m.end()) if end is None else end
+        out.append((m.start(), len(sentence) if end is None else end))
     for m in _CONDITION_EN.finditer(sentence):
-        then = _THEN_EN.search(sentence, m.end())
-        out.append((m.start(), then.start() if then else len(sentence)))
+        end = next_of(then_en, m.end())
+        out.append((m.start(), len(sentence) if end is None else end))
     return out
 
 
@@ -136,8 +150,8 @@ def derived(text: str, start: int, value: float, written: str, unit: str) -> boo
     decimals = len(written.partition(".")[2])
     tolerance = min(0.5 * 10.0**-decimals, 0.05 * value) + 1e-9
     before, after = _window(text, start)
-    found = [m for m in _OPERAND.finditer(before) if _operand(m, kind == "gap")][-_MAX_OPERANDS:]
-    found += [m for m in _OPERAND.finditer(after) if _operand(m, kind == "gap")][: max(0, _MAX_OPERANDS - len(found))]
+    found = _operands(reversed(list(_OPERAND.finditer(before))), kind == "gap", _MAX_OPERANDS)[::-1]
+    found += _operands(_OPERAND.finditer(after), kind == "gap", _MAX_OPERANDS - len(found))
     for base in (_DECIMAL, _BINARY):
         numbers = [float(m.group(1)) * base.get(m.group(2) or "", 1.0) for m in found]
         for a, b in permutations(numbers, 2):
@@ -162,20 +176,34 @@ def glosses(text: str, start: int, value: float) -> bool:
                and not re.match(r"[A-Za-z]", term[m.end() : m.end() + 1]) for m in _OPERAND.finditer(term))
 
 
+def _operands(matches: Iterable[re.Match[str]], percent_ok: bool, limit: int) -> list[re.Match[str]]:
+    """The first `limit` of these numbers that may enter a calculation."""
+    out: list[re.Match[str]] = []
+    for m in matches:
+        if len(out) >= limit:
+            break
+        if _operand(m, percent_ok):
+            out.append(m)
+    return out
+
+
 def _operand(m: re.Match[str], percent_ok: bool) -> bool:
     """A number that may enter a calculation: not masked, not a year (`2018 年`), not itself a
     ratio (`2x, 4x 和 8x` are three claims, not 8 / 4)."""
-    if MASK in m.group(0) or (_RATIO_UNIT.match(m.string, m.end()) and not percent_ok):
+    digits = m.group(1)
+    if len(digits) == 4 and m.group(2) is None and digits[:2] in ("19", "20"):
         return False
-    return not (m.group(2) is None and re.fullmatch(r"(?:19|20)\d\d", m.group(1)))
+    return MASK not in m.group(0) and (percent_ok or not _RATIO_UNIT.match(m.string, m.end()))
 
 
 def _window(text: str, start: int) -> tuple[str, str]:
     """Before the claim: its sentence and the one before; after it: the rest of its sentence
-    (the claim's own number left out)."""
-    spans = sentences(text[:start])
-    before = text[spans[max(0, len(spans) - 2)][0] : start] if spans else ""
-    rest = text[start:]
+    (the claim's own number left out). Each reaches at most `_REACH` characters: a sentence
+    that runs for pages is no calculation, and every claim in it would read it all."""
+    spans = sentences(text[max(0, start - _REACH) : start])
+    near = text[max(0, start - _REACH) : start]
+    before = near[spans[max(0, len(spans) - 2)][0] :] if spans else ""
+    rest = text[start : start + _REACH]
     end = next((e for s, e in sentences(rest)), len(rest))
     skip = re.match(r"[\d.]+", rest)
     return before, rest[skip.end() if skip else 0 : end]
