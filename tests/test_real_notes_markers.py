@@ -80,7 +80,15 @@ def test_a_marker_without_a_reference_list_is_no_source() -> None:
 
 # -- a reference list of one work is the file's source ---------------------------------------
 
-def test_a_reference_list_holding_one_id_is_the_files_source() -> None:
+GUIDE = "organized/guides/draft-trees.md"
+
+
+def guide(text: str) -> list[tuple[str, int, str]]:
+    report: Report = run({**CARDS, GUIDE: md(text)}, paths=[GUIDE], select={"KB005"})
+    return [(f.rule, f.line, f.subject) for f in report.findings]
+
+
+def test_a_guides_reference_list_holding_one_id_is_the_notes_source() -> None:
     text = """
         # 草稿树
 
@@ -93,10 +101,12 @@ def test_a_reference_list_holding_one_id_is_the_files_source() -> None:
         - Draft trees for decoding (arXiv:2610.02076)
         """
     # the one work is a card: the card check applies to what it does not hold
-    assert check(text) == [("KB005", 5, "40%")]
+    assert guide(text) == [("KB005", 5, "40%")]
+    # a living document that lists one paper still draws on others: every uncited number fires
+    assert [subject for _r, _l, subject in check(text)] == ["81%", "2.7x", "40%"]
 
 
-def test_a_reference_list_holding_one_web_page_is_not_the_files_source() -> None:
+def test_a_guides_reference_list_holding_one_web_page_is_not_the_notes_source() -> None:
     text = """
         # Cache notes
 
@@ -108,7 +118,7 @@ def test_a_reference_list_holding_one_web_page_is_not_the_files_source() -> None
 
         1. https://example.org/microarchitecture
         """
-    assert check(text) == [("KB005", 5, "120ms")]
+    assert guide(text) == [("KB005", 5, "120ms")]
 
 
 def test_a_reference_list_of_two_works_is_not_the_files_source() -> None:
@@ -122,7 +132,7 @@ def test_a_reference_list_of_two_works_is_not_the_files_source() -> None:
         - arXiv:2610.02076
         - arXiv:2611.00001
         """
-    assert check(text) == [("KB005", 3, "77%")]
+    assert guide(text) == [("KB005", 3, "77%")]
 
 
 # -- KB001: a trend section names its source once ---------------------------------------------

@@ -9,8 +9,9 @@ frontmatter, or its title heading). A sub-section headed as a source label
 lead, and so does a `参考资料：` / `Source:` line that closes the section; one
 with no parent (a wiki page's closing `## Sources`) is among the file's own
 sources. A `[n]` marker in a block brings in the n-th reference entry at the
-block's level; a reference list of exactly one work (by id) and, in a guide,
-the work the note names (`Document.work`) are among the file's own sources.
+block's level; in a guide (a note with one source), the work the note names
+(`Document.work`) and a reference list of exactly one work (by id) are among
+the file's own sources.
 Web links and links to documents of the knowledge base are sources without a
 card. KB001 asks the same levels what a trend section names for all its lines.
 
@@ -130,7 +131,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
         return
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
-    levels = _Levels(doc, resolved, named_work=kb.kind_of(path) == GUIDE)
+    levels = _Levels(doc, resolved, one_source=kb.kind_of(path) == GUIDE)
     for block in doc.blocks:
         if not block.claims or block.uncertain:
             continue
@@ -173,11 +174,12 @@ def section_sources(doc: Document, resolved: Resolved) -> Callable[[int], bool]:
 class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
-    def __init__(self, doc: Document, resolved: Resolved, *, named_work: bool = False) -> None:
+    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False) -> None:
         self.doc = doc
         self.resolved = resolved
-        #: whether a work the file names (`Document.work`) is its source: in notes with one source
-        self.named_work = named_work
+        #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
+        #: and the one work of its reference list are that source
+        self.one_source = one_source
         self.children: dict[int, list[int]] = {}
         for section in doc.sections:
             if section.parent is not None:
@@ -310,14 +312,15 @@ class _Levels:
             blocks = [title.index] if title is not None else []
             # a note about one work names it as a bibliography would: the work is its source
             work = (Link("work", self.doc.work, title.line if title is not None else 1, 1),) if (
-                self.named_work and self.doc.work) else ()
+                self.one_source and self.doc.work) else ()
             for section in self.doc.sections:
                 # a top-level `## Sources` section is the lead of the whole file
                 if section.parent is None and section.heading is not None and SOURCE_LABEL.match(section.heading):
                     blocks.extend(self._subtree_blocks(section.index))
-            # a reference list that holds exactly one work, by its id (and no web page): the file
-            # is drawn from it (a lone web page in `References` is more often where one answer came from)
-            listed = self._gather(self._entries())
+            # a note with one source whose reference list holds exactly one work, by its id (and no
+            # web page), is drawn from it (a lone web page in `References` is more often where one
+            # answer came from; a living document that lists one paper still draws on others)
+            listed = self._gather(self._entries()) if self.one_source else Evidence((), ())
             if not listed.links and len({(c.kind, c.id) for c in listed.citations}) == 1:
                 blocks.extend(self._entries())
             own = self._gather(list(dict.fromkeys(blocks)))

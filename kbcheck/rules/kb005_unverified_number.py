@@ -12,11 +12,11 @@ heading and lead text of each enclosing section, innermost first (a
 `来源` / `Source` sub-section counts as its parent's lead); the file's own
 sources (frontmatter such as `url:`, or the title heading of a note about
 one paper). A `[n]` marker in the block makes the n-th entry of the
-reference list its source; a reference list that holds exactly one work by
-its id is the file's own source; in a guide (a note with one source), a
-work the note names as a bibliography would (frontmatter `title` with
-`authors`, a title heading with subtitle and year, a `Meta Info` / `论文信息`
-section) is the file's own source too. Web links and links to notes or PDFs
+reference list its source. In a guide (a note with one source), the work the
+note names as a bibliography would (frontmatter `title` with `authors`, a
+title heading with subtitle and year, a `Meta Info` / `论文信息` section) and
+a reference list that holds exactly one work by its id are the file's own
+source too. Web links and links to notes or PDFs
 of the knowledge base are sources without a card; the card check applies
 when every source at that level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
 and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
