@@ -7,6 +7,12 @@ anything inside quotation marks, which reports another document's words.
 Digits right after a Latin letter (`S2`, `H200`) belong to a name, and a
 number ends where its digits end: `17025.937516636MiB` is one value, and a
 range (`2-3s`, `2–3 倍`) is one claim.
+
+A note also works numbers out for itself, and those are not claims either
+(`kbcheck.model.reckoning`): a sentence that writes a calculation out
+(`t = 8 MB / 20 GB/s = 0.4 ms`), the condition of a what-if (`假设带宽为
+20GB/s`, `If the rate were 10%, …`), a question, and a ratio worked out from
+two numbers written just before it (`从 64 到 256 通道，提升 4 倍`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from kbcheck.model.citations import MASK
+from kbcheck.model.reckoning import derived, glosses, reckoned_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +195,18 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
     labels = _label_spans(text) if heading else []
     quotes = quoted_spans(text)
     quote_starts = [start for start, _ in quotes]
+    reckoned: list[tuple[int, int]] | None = None  # found when a number first asks: most text states none
 
     def quoted(pos: int) -> bool:
+        """In quotation marks, or in what the note works out or supposes for itself."""
+        nonlocal reckoned
         index = bisect_right(quote_starts, pos) - 1  # spans are sorted and never overlap
-        return index >= 0 and pos < quotes[index][1]
+        if index >= 0 and pos < quotes[index][1]:
+            return True
+        if reckoned is None:
+            reckoned = _merged(reckoned_spans(text))
+        index = bisect_right(reckoned, (pos, len(text) + 1)) - 1
+        return index >= 0 and pos < reckoned[index][1]
 
     def label(m: re.Match[str]) -> bool:
         start = m.start("num")
@@ -202,6 +217,9 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
         start = m.start("num")
         index = next(i for i in range(len(_SUFFIXES)) if m.group(f"s{i}") is not None)
         if quoted(start) or label(m) or not _stands_as_claim(text, m, index):
+            continue
+        if _SUFFIXES[index][1] is None and (derived(text, start, _value(m), m.group("num"), m.group("unit"))
+                                            or glosses(text, start, _value(m))):
             continue
         claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1])
     for m in _PREFIX_RE.finditer(text):
@@ -217,6 +235,17 @@ def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, s
                 continue
             claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
     return sorted(claims.values())
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans, overlapping ones joined: each position falls in at most one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _label_spans(text: str) -> list[tuple[int, int]]:

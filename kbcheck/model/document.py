@@ -24,6 +24,7 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, find_claims
+from kbcheck.model.reckoning import introduces_supposition
 from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
 if TYPE_CHECKING:
@@ -41,6 +42,13 @@ _FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]
 _NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
 #: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
 _PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
+#: frontmatter that names a work's authors: with a `title`, a bibliographic entry
+_FRONT_AUTHORS = re.compile(r"^(?:authors?|creators?|作者)\s*:", re.MULTILINE | re.IGNORECASE)
+#: a title heading that names a work as a bibliography does, title: subtitle and year
+#: (`MapReduce: Simplified … -- 2004`, `Bitcask - A Log-Structured … (2010)`); a topic with a year
+#: (`推理部署指南 (2025)`) has no subtitle
+_WORK_TITLE = re.compile(r"[^:：]*?\S(?::|：|\s[-–—]\s).*?\S(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*")
+_MAX_WORK_TITLE = 300  # no work's title is longer; the pattern never sees a long line
 _LABEL = re.compile(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
@@ -126,6 +134,9 @@ class Document:
     own_refs: list[Ref] = field(default_factory=list)
     #: the frontmatter's `title`, when it has one (a file's title before its first heading)
     front_title: str = ""
+    #: the work the file describes, named as a bibliography would (frontmatter `title` with
+    #: `authors`, or a title heading with a subtitle and its year: `# MapReduce: … -- 2004`), else ""
+    work: str = ""
 
     def title_block(self) -> Block | None:
         """The title heading: the first heading, when it is the file's only level-1 heading."""
@@ -298,12 +309,15 @@ class _Builder:
         self.file_disabled: set[str] = set()
         self.own_refs: list[Ref] = []
         self.front_title = ""
+        self.front_work = False
         self.pending_disable: frozenset[str] = frozenset()
         #: (block index, line -> where the next search for text starts on that line)
         self.located: tuple[int, dict[int, int]] = (-1, {})
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
         self.quote_depth = 0
+        #: per open list: whether it lists suppositions (`假设：` before it), nested lists inherit
+        self.supposed: list[bool] = []
 
     # -- sections ---------------------------------------------------------
     def open_section(self, heading: str | None, level: int, line: int) -> Section:
@@ -435,7 +449,8 @@ class _Builder:
         first_ref = len(block.refs)
         # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
         # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
-        reads_claims = self.claims and not self.quote_depth
+        # the items of a list brought in by `假设：` / `Suppose:` are what-ifs, not claims
+        reads_claims = self.claims and not self.quote_depth and not (self.supposed and self.supposed[-1])
         in_references = self.sections[block.section].role == REFERENCE
         for start, _end, written, number, card_field in (
             find_claims(masked, heading=block.kind == "heading") if reads_claims else ()
@@ -534,6 +549,14 @@ class _Builder:
                 table_row = None
             elif t == "inline" and table_row is not None:
                 self.add_inline(table_row, tok, separator=" | ")
+            elif t in ("bullet_list_open", "ordered_list_open"):
+                before = self.blocks[-1] if self.blocks else None
+                self.supposed.append(bool(self.supposed and self.supposed[-1]) or (
+                    before is not None and before.kind == "paragraph" and before.section == len(self.sections) - 1
+                    and introduces_supposition(before.text)))
+            elif t in ("bullet_list_close", "ordered_list_close"):
+                if self.supposed:
+                    self.supposed.pop()
             elif t == "blockquote_open":
                 self.quote_depth += 1
             elif t == "blockquote_close":
@@ -568,6 +591,7 @@ class _Builder:
             self.own_refs.append(Ref("wikilink", name, *position(offset), "wiki"))
         if re.search(r"^title\s*:", content, re.MULTILINE):
             self.front_title = _front_title(content)
+            self.front_work = bool(self.front_title) and bool(_FRONT_AUTHORS.search(content))
 
     def _owns_paragraph(self, item: Block) -> bool:
         """A paragraph belongs to the innermost open list item, unless a nested list already began."""
@@ -633,5 +657,11 @@ def parse_document(
     if not builder.sections:
         builder.open_section(None, 0, 1 + line_offset)
         builder.sections[-1].end_line = max(1, len(lines)) + line_offset
-    return Document(builder.sections, builder.blocks, frozenset(builder.file_disabled), len(lines) + line_offset,
-                    builder.own_refs, builder.front_title)
+    document = Document(builder.sections, builder.blocks, frozenset(builder.file_disabled),
+                        len(lines) + line_offset, builder.own_refs, builder.front_title)
+    title = document.title_block()
+    if builder.front_work:
+        document.work = builder.front_title
+    elif title is not None and len(title.text) <= _MAX_WORK_TITLE and _WORK_TITLE.fullmatch(title.text.strip()):
+        document.work = title.text.strip()
+    return document

@@ -5,9 +5,15 @@ A claim's evidence is taken from the nearest level that has any
 list items it sits in); its section, heading included; the heading and lead
 text of each ancestor section, innermost first; the file's own sources (its
 frontmatter, or its title heading). A sub-section headed as a source label
-(`来源`, `出处`, `Source`, `Sources`) belongs to its parent's lead; one with no
-parent (a wiki page's closing `## Sources`) is among the file's own sources. Web links
-and links to documents of the knowledge base are sources without a card.
+(`来源`, `出处`, `Source`, `Sources`, `Meta Info`) belongs to its parent's
+lead, and so does a `参考资料：` / `Source:` line that closes the section; one
+with no parent (a wiki page's closing `## Sources`) is among the file's own
+sources. A `[n]` marker in a block brings in the n-th reference entry at the
+block's level; in a guide (a note with one source), the work the note names
+(`Document.work`) and a reference list of exactly one work (by id) are among
+the file's own sources.
+Web links and links to documents of the knowledge base are sources without a
+card. KB001 asks the same levels what a trend section names for all its lines.
 
 KB006 compares a number tied to a card field when that level holds exactly
 one card; KB005 fires when no level has a source, or when every source at
@@ -18,23 +24,56 @@ Deciding both here keeps "KB006 wins over KB005" one decision.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+from kbcheck.model.document import REFERENCE
+from kbcheck.model.knowledge_base import GUIDE, Link
 
 if TYPE_CHECKING:
     from kbcheck.model.cards import Card
     from kbcheck.model.claims import ClaimNumber
     from kbcheck.model.document import Block, Document
-    from kbcheck.model.knowledge_base import Citation, KnowledgeBase, Link, Resolved
+    from kbcheck.model.knowledge_base import Citation, KnowledgeBase, Resolved
 
 Reason = Literal["stale", "unsourced", "not_in_cards"]
 STALE: Reason = "stale"
 UNSOURCED: Reason = "unsourced"
 NOT_IN_CARDS: Reason = "not_in_cards"
 
-#: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`)
-SOURCE_LABEL = re.compile(r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?)(?![A-Za-z])", re.IGNORECASE)
+#: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
+#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`: its links are the work's)
+SOURCE_LABEL = re.compile(
+    r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据"
+    r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
+    re.IGNORECASE,
+)
+#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`)
+SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
+                         re.IGNORECASE)
+
+
+#: a numbered marker in prose: `[4]`, `[2, 4]`, `[1-3]`, `[2，5]`
+_MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
+#: a reference entry written with its number first: `[4] Title …`
+_ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
+#: an entry with no id or link names a work when its text is at least this long
+_MIN_TITLE = 8
+#: a marker stands for at most this many entries (`[1-300]` is no citation)
+_MAX_MARKED = 20
+
+
+def _marker_numbers(written: str) -> list[str]:
+    """`2, 4` -> 2 and 4; `1-3` -> 1, 2 and 3."""
+    out: list[str] = []
+    for part in re.split(r"\s*[,，、]\s*", written):
+        low, _, high = part.partition("-") if "-" in part else part.partition("–")
+        if high and low.isdigit() and high.isdigit() and 0 <= int(high) - int(low) < _MAX_MARKED:
+            out.extend(str(n) for n in range(int(low), int(high) + 1))
+        elif low.isdigit():
+            out.append(str(int(low)))
+    return out[:_MAX_MARKED]
 
 
 @dataclass(frozen=True)
@@ -92,7 +131,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
         return
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
-    levels = _Levels(doc, resolved)
+    levels = _Levels(doc, resolved, one_source=kb.kind_of(path) == GUIDE)
     for block in doc.blocks:
         if not block.claims or block.uncertain:
             continue
@@ -121,18 +160,33 @@ def _judge(kb: KnowledgeBase, claim: ClaimNumber, evidence: Evidence) -> NumberV
     return None
 
 
+def section_sources(doc: Document, resolved: Resolved) -> Callable[[int], bool]:
+    """Whether a section names a source for the whole of itself (`_Levels.declared`)."""
+    levels = _Levels(doc, resolved)
+
+    def declared(index: int) -> bool:
+        evidence = levels.declared(index)
+        return bool(evidence.citations or evidence.links)
+
+    return declared
+
+
 class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
-    def __init__(self, doc: Document, resolved: Resolved) -> None:
+    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False) -> None:
         self.doc = doc
         self.resolved = resolved
+        #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
+        #: and the one work of its reference list are that source
+        self.one_source = one_source
         self.children: dict[int, list[int]] = {}
         for section in doc.sections:
             if section.parent is not None:
                 self.children.setdefault(section.parent, []).append(section.index)
         self._sections: dict[int, Evidence] = {}
         self._file: Evidence | None = None
+        self._by_number: dict[str, list[int]] | None = None
 
     def _gather(self, blocks: Sequence[int]) -> Evidence:
         citations = tuple(c for i in blocks for c in self.resolved.block_citations[i])
@@ -148,15 +202,55 @@ class _Levels:
         return Evidence(citations, links) if citations or links else None
 
     def section(self, index: int) -> Evidence:
-        """A section's heading and lead text, with its source-label sub-sections."""
+        """A section's heading and lead text, with its source-label sub-sections and closing source lines."""
         if index not in self._sections:
-            blocks = list(self.doc.sections[index].blocks)
-            for child in self.children.get(index, ()):
-                heading = self.doc.sections[child].heading
-                if heading is not None and SOURCE_LABEL.match(heading):
-                    blocks.extend(self._subtree_blocks(child))
-            self._sections[index] = self._gather(blocks)
+            blocks = list(dict.fromkeys([*self.doc.sections[index].blocks, *self._declared_blocks(index)]))
+            found, marked = self._gather(blocks), self._marked(self.doc.sections[index].blocks)
+            self._sections[index] = Evidence(found.citations + marked.citations, found.links + marked.links)
         return self._sections[index]
+
+    def declared(self, index: int) -> Evidence:
+        """The sources a section names for the whole of itself: its heading, its source-label
+        sub-sections (`#### 来源`) and the source line that closes it (`参考资料：[…](…)`)."""
+        section = self.doc.sections[index]
+        heading = [b for b in section.blocks[:1] if self.doc.blocks[b].kind == "heading"]
+        return self._gather([*heading, *self._declared_blocks(index)])
+
+    def _declared_blocks(self, index: int) -> list[int]:
+        blocks: list[int] = []
+        for child in self.children.get(index, ()):
+            heading = self.doc.sections[child].heading
+            if heading is not None and SOURCE_LABEL.match(heading):
+                blocks.extend(self._subtree_blocks(child))
+        # a whole note's sources are its own (frontmatter, title, `## Sources`), not its last line
+        closing = self._closing_source_lines(index) if self.doc.sections[index].level >= 2 else []
+        return blocks + closing
+
+    def _closing_source_lines(self, index: int) -> list[int]:
+        """The blocks at the end of a section (sub-sections included) that say they are its
+        source: a `参考资料：` / `Source:` paragraph with the list under it, or such list items,
+        when they name exactly one source (several at the end are a reference list, whose
+        entries back what cites them)."""
+        found = self._closing_candidates(index)
+        evidence = self._gather(found)
+        sources = {(c.kind, c.id) for c in evidence.citations} | {(x.kind, x.target) for x in evidence.links}
+        return found if len(sources) == 1 else []
+
+    def _closing_candidates(self, index: int) -> list[int]:
+        subtree = set(self._subtree_blocks(index))
+        if not subtree:
+            return []
+        last = max(subtree)
+        run: list[int] = []
+        at = last
+        while at >= 0 and self.doc.blocks[at].kind == "list_item" and at in subtree:
+            run.append(at)
+            at -= 1
+        run.reverse()
+        lead = self.doc.blocks[at] if at >= 0 and at in subtree else None
+        if lead is not None and lead.kind == "paragraph" and SOURCE_LINE.match(lead.text) and (run or at == last):
+            return [at, *run]
+        return [b for b in run if SOURCE_LINE.match(self.doc.blocks[b].text)]
 
     def _subtree_blocks(self, index: int) -> list[int]:
         out = list(self.doc.sections[index].blocks)
@@ -164,17 +258,74 @@ class _Levels:
             out.extend(self._subtree_blocks(child))
         return out
 
+    def _entries(self) -> list[int]:
+        """The blocks of the reference lists (sections whose role is reference), headings left out."""
+        return [b for section in self.doc.sections if section.role == REFERENCE
+                for b in section.blocks if self.doc.blocks[b].kind != "heading"]
+
+    def _numbered(self) -> dict[str, list[int]]:
+        """Reference-list entries by number: `4. …` (an ordered item) or `[4] …`."""
+        if self._by_number is None:
+            self._by_number = {}
+            for index in self._entries():
+                entry = self.doc.blocks[index]
+                if entry.depth:
+                    continue
+                written = _ENTRY_NUMBER.match(entry.text)
+                number = entry.ordinal if entry.kind == "list_item" and entry.ordinal else (
+                    written.group(1) if written else "")
+                if number:
+                    self._by_number.setdefault(number.lstrip("0") or "0", []).extend(
+                        [index, *(d.index for d in self.doc.descendants(entry))])
+        return self._by_number
+
+    def _marked(self, blocks: Sequence[int]) -> Evidence:
+        """The sources of the reference entries these blocks name by `[n]`, `[2, 4]`, `[1-3]`.
+
+        An entry that names its work by title alone (`[8] Some Title. ACL 2021`) is that
+        work: a reader can find it, as from a bibliography."""
+        entries = self._numbered()
+        if not entries:
+            return Evidence((), ())
+        named: list[list[int]] = []
+        for index in blocks:
+            block = self.doc.blocks[index]
+            if self.doc.sections[block.section].role == REFERENCE or "[" not in block.text:
+                continue
+            for m in _MARKER.finditer(block.text):
+                named.extend(entries[n] for n in _marker_numbers(m.group(1)) if n in entries)
+        citations: list[Citation] = []
+        links: list[Link] = []
+        for entry in {tuple(e): e for e in named}.values():
+            found = self._gather(entry)
+            citations.extend(found.citations)
+            links.extend(found.links)
+            head = self.doc.blocks[entry[0]]
+            title = _ENTRY_NUMBER.sub("", head.text).strip()
+            if not found.citations and not found.links and len(title) >= _MIN_TITLE:
+                links.append(Link("work", title, head.line, 1))
+        return Evidence(tuple(citations), tuple(links))
+
     def file(self) -> Evidence:
         if self._file is None:
             title = self.doc.title_block()
             blocks = [title.index] if title is not None else []
+            # a note about one work names it as a bibliography would: the work is its source
+            work = (Link("work", self.doc.work, title.line if title is not None else 1, 1),) if (
+                self.one_source and self.doc.work) else ()
             for section in self.doc.sections:
                 # a top-level `## Sources` section is the lead of the whole file
                 if section.parent is None and section.heading is not None and SOURCE_LABEL.match(section.heading):
                     blocks.extend(self._subtree_blocks(section.index))
-            own = self._gather(blocks)
+            # a note with one source whose reference list holds exactly one work, by its id (and no
+            # web page), is drawn from it (a lone web page in `References` is more often where one
+            # answer came from; a living document that lists one paper still draws on others)
+            listed = self._gather(self._entries()) if self.one_source else Evidence((), ())
+            if not listed.links and len({(c.kind, c.id) for c in listed.citations}) == 1:
+                blocks.extend(self._entries())
+            own = self._gather(list(dict.fromkeys(blocks)))
             self._file = Evidence(tuple(self.resolved.own_citations) + own.citations,
-                                  tuple(self.resolved.own_links) + own.links)
+                                  tuple(self.resolved.own_links) + own.links + work)
         return self._file
 
     def nearest(self, block: Block) -> Evidence:
@@ -182,6 +333,10 @@ class _Levels:
         own = self._gather([block.index, *(a.index for a in self.doc.ancestors(block))])
         if own.citations or own.links:
             return own
+        # `[n]` in the block names the n-th entry of the reference list: that entry is its source
+        marked = self._marked([block.index, *(a.index for a in self.doc.ancestors(block))])
+        if marked.citations or marked.links:
+            return marked
         section: int | None = block.section
         while section is not None:
             evidence = self.section(section)

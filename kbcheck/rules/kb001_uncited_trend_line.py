@@ -4,7 +4,12 @@
 every table body row under the trend section (`§6.2`, `趋势`, `Trends`, and
 its sub-sections) must carry at least one source: an arXiv id, a DOI, a
 GitHub repo, a card path, an `owner/repo` that names a repo card, a web link,
-or a link to a note or PDF of the knowledge base.
+or a link to a note or PDF of the knowledge base. A source the trend section
+(or a sub-section the line sits in) names for the whole of itself counts for
+every line in it: one in its heading, in a `来源` / `Source` sub-section, or
+a source line that closes it and names one source (`参考资料：[…](…)`,
+`Source: …`, the last lines of the section). Another line's citation does
+not, nor does a closing list of several sources.
 
 **Why it matters.** A trend is the most quoted and least checked sentence of
 a living document. A trend line with no source cannot be re-checked when the
@@ -38,9 +43,13 @@ from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
 from kbcheck.model.document import TREND
+from kbcheck.rules._number_evidence import section_sources
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from kbcheck.config import Config
+    from kbcheck.model.document import Document
     from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
 
 ID = "KB001"
@@ -55,6 +64,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         return
     resolved = kb.resolve(file.path)
     citations, links = resolved.block_citations, resolved.block_links
+    declared = section_sources(doc, resolved)
     for block in doc.blocks:
         if doc.sections[block.section].role != TREND:
             continue
@@ -63,12 +73,23 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             continue
         if any(citations[b.index] or links[b.index] for b in (block, *doc.descendants(block))):
             continue
+        if _declared_by_section(doc, block.section, declared):
+            continue
         first_line = block.text.split("\n", 1)[0].strip()
         yield Problem(
             path=file.path, line=block.line, column=1, end_line=block.end_line,
             message=f"trend line cites no source: \"{_short(first_line)}\"; add the arXiv id, DOI, repo or card it rests on",
             subject=first_line[:80],
         )
+
+
+def _declared_by_section(doc: Document, index: int | None, declared: Callable[[int], bool]) -> bool:
+    """Whether the line's trend section, or a trend sub-section it sits in, names its own source."""
+    while index is not None and doc.sections[index].role == TREND:
+        if declared(index):
+            return True
+        index = doc.sections[index].parent
+    return False
 
 
 def _short(text: str, limit: int = 40) -> str:

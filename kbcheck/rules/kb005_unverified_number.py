@@ -11,13 +11,26 @@ whose text holds the number; the block; its section (heading included); the
 heading and lead text of each enclosing section, innermost first (a
 `来源` / `Source` sub-section counts as its parent's lead); the file's own
 sources (frontmatter such as `url:`, or the title heading of a note about
-one paper). Web links and links to notes or PDFs of the knowledge base are
-sources without a card; the card check applies when every source at that
-level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
+one paper). A `[n]` marker in the block makes the n-th entry of the
+reference list its source. In a guide (a note with one source), the work the
+note names as a bibliography would (frontmatter `title` with `authors`, a
+title heading with subtitle and year, a `Meta Info` / `论文信息` section) and
+a reference list that holds exactly one work by its id are the file's own
+source too. Web links and links to notes or PDFs
+of the knowledge base are sources without a card; the card check applies
+when every source at that level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
 and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
 (`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
 `48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`),
-blockquotes (`> …`) and the titles in a reference list are not claims.
+blockquotes (`> …`) and the titles in a reference list are not claims;
+neither are the numbers a note works out or supposes for itself: a
+calculation written out (`t = 8 MB / 20 GB/s = 0.4 ms`), the condition of a
+what-if (`假设带宽为 20GB/s`, `If the rate were 10%, …`) and a list a
+supposition brings in, a question, the author's own account in the first
+person (`我的报价：第 1 单 50% 折扣`; a view such as `我认为约 40%` is still a
+claim), a duration that tells when (`4 小时以后`), a value glossing the term
+before its colon (`sleep 30：持续 30s`), and a multiplier worked out from two
+numbers beside it (`从 64 到 256 通道，提升 4 倍`).
 
 **Why it matters.** Numbers are what readers copy. A number nobody can
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
