@@ -164,7 +164,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 titles.setdefault(cited.id, card.title)
             elif item.kind == PAPER and item.ids and item.ids[0] == cited:
                 titles.setdefault(cited.id, item.title)
-    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed
+    actions = merge_actions(head_kb, ordered, [f for f in head_findings if f.path in set(head_docs)], lang)
+    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed (merge actions too)
     notices = list(dict.fromkeys([*base_kb.notices, *head_kb.notices]))
     notices += [f"{i.path}: {i.note}" for i in ordered if i.note and f"{i.path}: {i.note}" not in notices]
     return Digest(
@@ -173,7 +174,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        merge_actions=merge_actions(head_kb, ordered, [f for f in head_findings if f.path in set(head_docs)], lang),
+        merge_actions=actions,
     )
 
 

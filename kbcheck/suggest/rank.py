@@ -33,6 +33,8 @@ _NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 3, 8
 _PAGE_SECTIONS = 30
 #: BM25 points at which shared terms count half: a best match that is itself weak stays weak
 _TERMS_HALF = 5.0
+#: neighbour evidence this strong is shown, and ties a section to the note (a cosine of 0.05)
+_NEAR = 0.1
 #: below this a section is not suggested at all: an unrelated note gets no confident place
 MIN_SCORE = 0.25
 
@@ -83,16 +85,15 @@ def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None
 def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
     """Each candidate section's BM25 score for the query's terms (a repeated term counts less than twice)."""
     scores: dict[int, float] = {}
-    avg = index.average_length
-    weights = {term: index.idf(term) * (1 + math.log(count)) for term, count in query_terms.items()}
-    keys = weights.keys()
-    for number, section in enumerate(index.candidates):
-        shared = keys & section.terms.keys()
-        if not shared:
+    postings = index.postings
+    norms = index.norms(_K1, _B)
+    for term, count in query_terms.items():
+        held = postings.get(term)
+        if not held:
             continue
-        norm = _K1 * (1 - _B + _B * section.length / avg)
-        terms = section.terms
-        scores[number] = sum(weights[t] * terms[t] * (_K1 + 1) / (terms[t] + norm) for t in shared)
+        weight = index.idf(term) * (1 + math.log(count)) * (_K1 + 1)
+        for number, tf in held:
+            scores[number] = scores.get(number, 0.0) + weight * tf / (tf + norms[number])
     return scores
 
 
@@ -225,12 +226,12 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for number in running:
         section = index.candidates[number]
         near, near_path, near_terms = 0.0, "", []
-        files = sorted(t for t in section.targets if t.startswith("path:") and t not in query.own)
+        files = [t for t in section.files if t not in query.own]
         for target in files[:_NEIGHBOURS_READ]:
             similarity, common_terms = neighbour(target)
             if similarity > near:
                 near, near_path, near_terms = similarity, target[5:], common_terms
-        if near >= 0.05:
+        if near * 2 >= _NEAR:
             near_terms = sorted(near_terms, key=lambda t: -query_vector[0][t])
             reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
         parts[number]["neighbours"] = min(1.0, near * 2)
@@ -244,9 +245,14 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for doc in linked_docs:
         page[doc] = min(1.0, page.get(doc, 0.0) * 0.5 + 0.5)
 
+    # a page the note links, or one of whose sections shares its ids, is tied to the note: there
+    # the page's habit alone may place it (a wiki's `Sources` list holds links, not the note's words)
+    tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
     scored: list[tuple[float, int]] = []
     for number, values in parts.items():
         section = index.candidates[number]
+        if section.doc not in tied_pages and not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR):
+            continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
         if section.doc in linked_docs:
             reasons[number].append("the note links this document")
@@ -261,7 +267,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             break
         section = index.candidates[number]
         if parts[number]["terms"] > 0:
-            common = sorted((t for t in section.terms if t in query.terms), key=lambda t: -query_vector[0][t])
+            common = sorted(section.terms.keys() & query.terms.keys(), key=lambda t: (-query_vector[0][t], t))
             if common:
                 reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
         out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
