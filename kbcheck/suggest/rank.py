@@ -15,7 +15,9 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
@@ -107,14 +109,16 @@ def _cosine(query: tuple[dict[str, float], float], other: tuple[dict[str, float]
     (a, na), (b, nb) = query, other
     if not na or not nb:
         return 0.0, []
-    if len(b) < len(a):
-        shared = [t for t in b if t in a]
-    else:
-        shared = [t for t in a if t in b]
+    shared = a.keys() & b.keys()  # in C: a digest compares thousands of note pairs
     if not shared:
         return 0.0, []
     dot = sum(a[t] * b[t] for t in shared)
-    return dot / (na * nb), shared
+    return dot / (na * nb), list(shared)
+
+
+def _strongest(terms: Iterable[str], weights: dict[str, float], n: int) -> list[str]:
+    """The `n` terms of most weight, ties in alphabetical order (what a reason shows)."""
+    return heapq.nsmallest(n, terms, key=lambda t: (-weights[t], t))
 
 
 def _id_evidence(index: SectionIndex, section: Section, query: Query, why: list[str]) -> float:
@@ -226,14 +230,14 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for number in running:
         section = index.candidates[number]
         near, near_path, near_terms = 0.0, "", []
-        files = [t for t in section.files if t not in query.own]
-        for target in files[:_NEIGHBOURS_READ]:
+        files = (t for t in section.files if t not in query.own)  # a long section cites hundreds
+        for target in islice(files, _NEIGHBOURS_READ):
             similarity, common_terms = neighbour(target)
             if similarity > near:
                 near, near_path, near_terms = similarity, target[5:], common_terms
         if near * 2 >= _NEAR:
-            near_terms = sorted(near_terms, key=lambda t: -query_vector[0][t])
-            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
+            near_terms = _strongest(near_terms, query_vector[0], 3)
+            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms)})")
         parts[number]["neighbours"] = min(1.0, near * 2)
 
     # a page's standing: its best section's evidence, and the note linking the page
@@ -267,8 +271,8 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             break
         section = index.candidates[number]
         if parts[number]["terms"] > 0:
-            common = sorted(section.terms.keys() & query.terms.keys(), key=lambda t: (-query_vector[0][t], t))
+            common = _strongest(section.terms.keys() & query.terms.keys(), query_vector[0], _SHOWN_TERMS)
             if common:
-                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
+                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common))
         out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
     return out
