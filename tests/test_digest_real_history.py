@@ -235,3 +235,52 @@ def test_a_created_line_is_not_a_key_point(git_repo, capsys) -> None:  # type: i
     assert "TensorFlow 与 PyTorch 的取舍。" in markdown and "Created: 2022" not in markdown
     # "Created" without a colon opens a sentence: kept
     assert "Created equal, the two schedulers still differ." in markdown
+
+
+# -- boilerplate: what every note's header repeats places nothing ----------------------------------
+
+NOTES_CONFIG = """knowledge = ["overview/*.md"]
+paper-cards = []
+repo-cards = []
+briefs = []
+manifests = []
+guides = ["notes/*.md"]
+"""
+HEADER = "> 作者：杨柳 · 笔记索引：https://github.com/tom/notes-index · 那些你不知道的事\n\n"
+OVERVIEW = """# 【关于 检索】那些你不知道的事
+
+> 作者：杨柳 · 笔记索引：https://github.com/tom/notes-index
+
+## 一、稀疏检索
+
+BM25 与倒排索引：词项匹配，召回快。
+
+## 二、稠密检索
+
+双塔编码器把查询和文档编码成向量，近邻搜索召回语义相近的文档。
+"""
+OLD_NOTES = {f"notes/old-{n}.md": f"# 旧笔记 {n}\n\n{HEADER}第 {n} 篇：分词与词表。\n" for n in range(6)}
+NEW_NOTE = "# 双塔检索笔记\n\n" + HEADER + "双塔编码器分别编码查询和文档，向量近邻搜索召回（arXiv:2004.04906）。\n"
+
+
+def _digest_item(git_repo, notes: dict[str, str], capsys) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    git_repo.write_many({".kbcheck.toml": NOTES_CONFIG, "overview/retrieval.md": OVERVIEW, **notes})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("notes/dual-encoder.md", NEW_NOTE)
+    git_repo.commit_all("new note", author="tom")
+    return _items(base, capsys)["notes/dual-encoder.md"]
+
+
+def test_a_repo_and_words_every_note_repeats_do_not_place_a_note(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _digest_item(git_repo, OLD_NOTES, capsys)
+    assert ("二、稠密检索", 9) in [(s["section"], s["line"]) for s in item["suggested_sections"]]
+    why = [w for s in item["suggested_sections"] for w in s["why"]]
+    assert not [w for w in why if "tom/notes-index" in w], why
+    assert not [w for w in why if "不知" in w], why
+
+
+def test_a_repo_few_notes_cite_still_ties_a_note_to_the_section(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    few = dict(list(OLD_NOTES.items())[:2])
+    item = _digest_item(git_repo, few, capsys)
+    why = [w for s in item["suggested_sections"] for w in s["why"]]
+    assert "shares repos: tom/notes-index" in why, why

@@ -139,8 +139,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
 
     increments = [i for i in items if i.cls == INCREMENT]
     if increments:
-        suggester = Suggester(head_kb)
         neighbourhood = Neighbourhood(head_kb)
+        suggester = Suggester(head_kb, boilerplate=neighbourhood.boilerplate(),
+                              common_terms=neighbourhood.common_terms())
         for item in increments:
             item.suggested_sections = suggester.suggest(item.path)
             item.related = neighbourhood.related(item, linked_files(head_kb, item.path), lang)
