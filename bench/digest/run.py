@@ -130,8 +130,13 @@ def tally(judged: Path) -> str:
 # -- redaction -------------------------------------------------------------------------------
 
 _CODE = re.compile(r"(`+)(.+?)\1")
-_ID = re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?|doi:10\.\S+?(?=[\s,，、；;)）]|$)|\b[0-9a-f]{7}\b")
-_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+_ID = re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?|doi:10\.\S+?(?=[\s,，、；;)）]|$)|\b[0-9a-f]{7}\b|\bKB\d{3}\b")
+#: dates and times, numbers, and a file named in a finding (`dir/note.md:12`): paths may stay
+_NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:]+(?:[+-]\d{2}:\d{2})?)?|\b\d+(?:\.\d+)?\b|[^\s`:：]+\.md(?::\d+)?")
+#: kbcheck's own words outside the phrase table: the ranking's reasons, one-character counters
+_OWN_WORDS = ["shared terms: ", "where this document lists ", " material", "the note links this document",
+              "already cites this note", "shares ids: ", "shares repos: ", "links the same files: ", "cites ",
+              ", which reads alike (", "处", "条", "项", "张", "行", "未消费", "已消费"]
 
 
 def own_phrases() -> list[str]:
@@ -146,7 +151,7 @@ def own_phrases() -> list[str]:
                 for part in re.split(r"[{}]", literal):
                     if len(part.strip()) >= 2:
                         pieces.add(part)
-    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", " — ", "…", "：", "（", "）", "、", "；", ". "}
+    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
     return sorted(pieces, key=len, reverse=True)
 
 
