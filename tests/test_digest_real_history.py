@@ -284,3 +284,29 @@ def test_a_repo_few_notes_cite_still_ties_a_note_to_the_section(git_repo, capsys
     item = _digest_item(git_repo, few, capsys)
     why = [w for s in item["suggested_sections"] for w in s["why"]]
     assert "shares repos: tom/notes-index" in why, why
+
+
+# -- a note without an id of its own is placed by the links to it ----------------------------------
+
+IDLESS_PAGE = PAGE_AFTER.replace("as [[chen-2023-draft-2302-01318]] showed for large decoders.",
+                                 "as [[chen-2023-draft-2302-01318]] showed; [[阅读笔记-草稿模型]] sums up the trade-offs.")
+IDLESS_PAGE = IDLESS_PAGE.replace("- [[li-2024-tree-2401-02222]]", "- [[li-2024-tree-2401-02222]]\n- [[只在来源里的笔记]]")
+
+
+def test_a_note_without_ids_linked_from_a_page_body_is_digested(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({
+        "wiki/concepts/speculative-decoding.md": IDLESS_PAGE,
+        "wiki/sources/chen-2023-draft-2302-01318.md": DRAFT_NOTE,
+        "wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
+        "wiki/sources/阅读笔记-草稿模型.md": "# 草稿模型的取舍\n\n草稿越小越快，但接受率下降。\n",
+        "wiki/sources/只在来源里的笔记.md": "# 只在来源列表里\n\n验证一次前向即可。\n",
+    })
+    git_repo.commit_all("ingest", author="tom")
+    items = _items(base, capsys)
+    linked = items["wiki/sources/阅读笔记-草稿模型.md"]
+    assert (linked["class"], linked["reason"]) == ("review", "already digested: Description link this file")
+    # a link from the reference list alone is no entry: still new material
+    listed = items["wiki/sources/只在来源里的笔记.md"]
+    assert listed["class"] == "increment"

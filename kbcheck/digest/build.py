@@ -20,6 +20,7 @@ from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placement import Neighbourhood, backfill_reason, linked_files, merge_actions
 from kbcheck.digest.relation import (
     item_status,
+    linking_sections,
     living_documents,
     living_status,
     reference_ids,
@@ -118,6 +119,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
         boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
     statuses = living_status(head_kb)
+    linked = linking_sections(head_kb)
     head_prints = {f.fingerprint for f in head_findings}
     base_prints = {f.fingerprint for f in base_findings}
 
@@ -134,7 +136,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
-                 stale=stale_numbers(item, index.about, lang))
+                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
         item.warnings = [*item.cautions, *(finding_line(f) for f in index.concerning(item))]
 
     increments = [i for i in items if i.cls == INCREMENT]
