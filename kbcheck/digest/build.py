@@ -20,6 +20,7 @@ from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placement import Neighbourhood, backfill_reason, linked_files, merge_actions
 from kbcheck.digest.relation import (
     item_status,
+    linking_sections,
     living_documents,
     living_status,
     reference_ids,
@@ -122,6 +123,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
         boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
     statuses = living_status(head_kb)
+    linked = linking_sections(head_kb)
     head_prints = {f.fingerprint for f in head_findings}
     base_prints = {f.fingerprint for f in base_findings}
 
@@ -138,13 +140,14 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
-                 stale=stale_numbers(item, index.about, lang))
+                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
         item.warnings = [*item.cautions, *(finding_line(f) for f in index.concerning(item))]
 
     increments = [i for i in items if i.cls == INCREMENT]
     if increments:
-        suggester = Suggester(head_kb)
         neighbourhood = Neighbourhood(head_kb)
+        suggester = Suggester(head_kb, boilerplate=neighbourhood.boilerplate(),
+                              common_terms=neighbourhood.common_terms())
         for item in increments:
             item.suggested_sections = suggester.suggest(item.path)
             item.related = neighbourhood.related(item, linked_files(head_kb, item.path), lang)
@@ -168,7 +171,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 titles.setdefault(cited.id, card.title)
             elif item.kind == PAPER and item.ids and item.ids[0] == cited:
                 titles.setdefault(cited.id, item.title)
-    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed
+    actions = merge_actions(head_kb, ordered, [f for f in head_findings if f.path in set(head_docs)], lang)
+    head_kb.facts.flush()  # the caches are shared: one flush writes what both revisions parsed (merge actions too)
     notices = list(dict.fromkeys([*base_kb.notices, *head_kb.notices]))
     notices += [f"{i.path}: {i.note}" for i in ordered if i.note and f"{i.path}: {i.note}" not in notices]
     return Digest(
@@ -177,7 +181,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        merge_actions=merge_actions(head_kb, ordered, [f for f in head_findings if f.path in set(head_docs)], lang),
+        merge_actions=actions,
     )
 
 

@@ -11,6 +11,7 @@
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
 | added, every id already has entry mentions             | review     |
+| added, no ids, linked from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
 
@@ -113,7 +114,7 @@ def _gaps(item: Item, lang: str) -> str:
 
 
 def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, living_reason: str,
-             stale: list[str]) -> None:
+             stale: list[str], linked_from: Sequence[str] = ()) -> None:
     """Set the item's class and one-line reason: the first row of the table that fits."""
     status = item.status
     total = status.total if status is not None else IdStatus()
@@ -150,7 +151,9 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.change == ADDED and item.ids and status is not None and all(
         s.entry_mentions for s in status.per_id.values()
     ):
-        item.cls, item.reason = REVIEW, say(lang, "digested", sections=join(lang, total.entry_sections))
+        item.cls, item.reason = REVIEW, say(lang, "digested", sections=capped(lang, total.entry_sections))
+    elif item.change == ADDED and not item.ids and linked_from:
+        item.cls, item.reason = REVIEW, say(lang, "digested.linked", sections=capped(lang, list(linked_from)))
     elif item.change == ADDED:
         item.cls, item.reason = INCREMENT, say(lang, "new", gap=_gaps(item, lang))
     else:

@@ -31,7 +31,8 @@ _KEY_POINTS_LIMIT = 400
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
 _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
-_BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|author|source|date|by)\s*[:：]", re.IGNORECASE)
+_BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
+                     r"|modified)\s*[:：]", re.IGNORECASE)
 
 
 def is_own(path: str | None) -> bool:
@@ -142,12 +143,17 @@ def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict
 # -- what an item is about ----------------------------------------------------------------
 
 def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
-    """A card's own id; for any other markdown file every id it cites, in order."""
+    """A card's own id; a note about one source, that source (docs/output.md: a wiki's source note
+    stands for its paper, and the papers it cites in passing are its related work); for any other
+    markdown file every id it cites, in order."""
     if kind in CARD_KINDS:
         found = kb.card_id_of_path(path)
         return [CitedId(found[0], found[1])] if found else []
     if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith((".md", ".markdown")):
         return []
+    own = kb.note_id(path)
+    if own is not None:
+        return [CitedId(own[0], own[1])]
     seen: dict[str, CitedId] = {}
     for citations in kb.resolve(path).block_citations:
         for citation in citations:

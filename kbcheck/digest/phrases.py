@@ -31,6 +31,7 @@ _PHRASES: dict[str, tuple[str, str]] = {
     "refresh_gap": ("正文缺口：{gap}；本次只是刷新（{fields}），刷新本身不是新观点",
                     "open gap: {gap}; the refresh itself ({fields}) is not new"),
     "digested": ("已消化：活文档 {sections} 已有条目", "already digested, in {sections}"),
+    "digested.linked": ("已消化：活文档 {sections} 已链接此文件", "already digested: {sections} link this file"),
     "new": ("新材料：{gap}", "new material: {gap}"),
     "modified": ("实质修改：{what}", "modified: {what}"),
     "modified.recheck": ("复查 {sections} 的条目", "re-check the entry in {sections}"),

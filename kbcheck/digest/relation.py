@@ -67,6 +67,29 @@ def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
     return statuses
 
 
+def linking_sections(kb: KnowledgeBase) -> dict[str, list[str]]:
+    """file -> the ordinary sections of the living documents that link it (named as statuses name
+    them): a note without an id of its own is placed by a link to it, as a wiki's pages link notes."""
+    documents = living_documents(kb)
+    several = len(documents) > 1
+    out: dict[str, list[str]] = {}
+    for path in documents:
+        doc = kb.document(path)
+        if doc is None:
+            continue
+        name = _namer(path, several)
+        for block, links in zip(doc.blocks, kb.resolve(path).block_links):
+            section = doc.sections[block.section]
+            if section.role is not None:  # the reference list, trend and open-question layers are no entry
+                continue
+            for link in links:
+                if link.kind == "document" and link.target != path:
+                    where = out.setdefault(link.target, [])
+                    if name(section.name) not in where:
+                        where.append(name(section.name))
+    return out
+
+
 def item_status(ids: Iterable[CitedId], statuses: dict[str, IdStatus]) -> ItemStatus:
     """An item's standing: each id's status and their sum (any id can make it a gap)."""
     per_id: dict[str, IdStatus] = {}

@@ -20,6 +20,8 @@ LIMIT = 1024 * 1024
 _SAFETY = 4096
 #: the strongest reasons of a suggestion (the JSON has them all)
 _WHY_SHOWN = 3
+#: living documents named in the "compared against" line
+_AGAINST_SHOWN = 12
 
 
 
@@ -34,7 +36,7 @@ def _plural(n: int) -> str:
 #: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables
 _INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#])")
 #: what starts a block at the beginning of a line: a list item, a quote, a heading underline
-_BLOCK_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))")
+_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
@@ -45,7 +47,13 @@ def escape_markdown(value: object) -> str:
     digest's markdown passes data through here."""
     flat = _LINE_BREAKS.sub(" ", str(value))
     flat = "".join(ch if "\udc80" > ch or ch > "\udcff" else f"\\{ord(ch) - 0xDC00:03o}" for ch in flat)
-    return _BLOCK_START.sub(r"\1\\\2", _INLINE_MARKUP.sub(r"\\\1", flat))
+    # `1\.` (not `\1.`): a backslash before a digit is no escape and would show
+    return _BLOCK_START.sub(_inert_start, _INLINE_MARKUP.sub(r"\\\1", flat))
+
+
+def _inert_start(match: re.Match[str]) -> str:
+    space, mark, digits, dot = match.groups()
+    return f"{space}\\{mark}" if mark else f"{space}{digits}\\{dot}"
 
 
 def _code(path: str) -> str:
@@ -130,7 +138,10 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     counts = digest.counts
     out = [f"# {say(lang, 'md.title', base=base, head=head)}", ""]
     out.append(say(lang, "md.range", base=base, base_date=digest.base_date, head=head, head_date=digest.head_date))
-    docs = join(lang, [_code(p) for p in digest.living_documents[: cap or None]]) or say(lang, "md.none")
+    shown = min(cap or _AGAINST_SHOWN, _AGAINST_SHOWN)  # a wiki has thousands of pages: the JSON lists them all
+    docs = join(lang, [_code(p) for p in digest.living_documents[:shown]]) or say(lang, "md.none")
+    if len(digest.living_documents) > shown:
+        docs += " " + say(lang, "md.more", n=len(digest.living_documents) - shown)
     out += ["", say(lang, "md.against", docs=docs), ""]
     line = say(lang, "md.counts", increment=counts[INCREMENT], review=counts[REVIEW],
                s1=_plural(counts[INCREMENT]), s2=_plural(counts[REVIEW]))

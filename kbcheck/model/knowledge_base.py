@@ -112,6 +112,20 @@ def static_prefix(glob: str) -> str:
     return "/".join(prefix) + "/" if prefix else ""
 
 
+
+#: arXiv's own DOIs (`10.48550/arXiv.2412.08905`) name the arXiv paper
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+
+
+def _same_paper(kind: str, value: str) -> tuple[str, str]:
+    """A note's source as one paper: arXiv's DOI for a paper and its arXiv id are the same source."""
+    if kind == "doi":
+        m = _ARXIV_DOI.match(value)
+        if m:
+            return "arxiv", m.group(1)
+    return kind, value
+
+
 class KnowledgeBase:
     """The knowledge base as data: files by kind, their facts, ids and resolved citations."""
 
@@ -436,7 +450,7 @@ class KnowledgeBase:
         found: tuple[str, str] | None = None
         if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST) and self._names_an_id(path):
             kinds = set(self.config.reference_kinds)
-            ids = {(ref.kind, ref.value) for ref in self.facts.source_refs(path, self.kind_of(path)) or ()
+            ids = {_same_paper(ref.kind, ref.value) for ref in self.facts.source_refs(path, self.kind_of(path)) or ()
                    if ref.kind in kinds}
             if len(ids) == 1:
                 found = next(iter(ids))

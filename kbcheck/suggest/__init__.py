@@ -18,10 +18,15 @@ DEFAULT_TOP = 3
 class Suggester:
     """One index of a knowledge base's sections, asked for as many notes as needed."""
 
-    def __init__(self, kb: KnowledgeBase) -> None:
+    def __init__(self, kb: KnowledgeBase, boilerplate: set[str] | None = None,
+                 common_terms: set[str] | None = None) -> None:
         self.kb = kb
         self.resolver = Resolver(kb)
         self._index: SectionIndex | None = None
+        #: targets (`repo:…`, `arxiv:…`) too common among the notes to tie a note to a section
+        self.boilerplate = boilerplate or set()
+        #: terms most notes hold (a shared header): they place no note
+        self.common_terms = common_terms or set()
 
     @property
     def index(self) -> SectionIndex:
@@ -36,6 +41,9 @@ class Suggester:
         query = make_query(self.kb, self.resolver, path)
         if query is None:
             return []
+        query.targets -= self.boilerplate - query.own
+        if self.common_terms:
+            query.terms = {t: n for t, n in query.terms.items() if t not in self.common_terms}
         return rank(self.kb, self.index, query, top)
 
 

@@ -58,9 +58,12 @@ class Section:
 
     #: the heading without its number, as habits count it
     habit_key: str = ""
+    #: the files it links (`path:…` targets), sorted: read for neighbours, made once per run
+    files: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.habit_key = heading_key(self.heading)
+        self.files = sorted(t for t in self.targets if t.startswith("path:"))
 
     @property
     def candidate(self) -> bool:
@@ -93,6 +96,8 @@ class SectionIndex:
             self._by_doc.setdefault(section.doc, []).append(number)
         #: how many candidate sections hold each term (counted in C: a wiki has a million term slots)
         self.df: Counter[str] = Counter(chain.from_iterable(s.terms for s in self.candidates))
+        self._postings: dict[str, list[tuple[int, int]]] | None = None
+        self._norms: list[float] | None = None
         total = sum(s.length for s in self.candidates)
         self.average_length = total / len(self.candidates) if self.candidates else 1.0
         self.target_df: Counter[str] = Counter(t for s in self.candidates for t in s.targets)
@@ -106,6 +111,25 @@ class SectionIndex:
             key = heading_key(section.heading)
             for kind, count in section.cited_kinds.items():
                 self.habits.setdefault(kind, Counter())[key] += count
+
+    @property
+    def postings(self) -> dict[str, list[tuple[int, int]]]:
+        """term -> (candidate number, count) of each section holding it: made once per run, so a
+        digest ranks each increment by its own terms, not by a pass over every section."""
+        if self._postings is None:
+            postings: dict[str, list[tuple[int, int]]] = {}
+            for number, section in enumerate(self.candidates):
+                for term, count in section.terms.items():
+                    postings.setdefault(term, []).append((number, count))
+            self._postings = postings
+        return self._postings
+
+    def norms(self, k1: float, b: float) -> list[float]:
+        """BM25's length norm of each candidate section (made once per run)."""
+        if self._norms is None:
+            avg = self.average_length or 1.0  # every section empty: no section holds a term anyway
+            self._norms = [k1 * (1 - b + b * s.length / avg) for s in self.candidates]
+        return self._norms
 
     def numbers_of(self, doc: str) -> list[int]:
         """The candidate numbers of one document's sections."""

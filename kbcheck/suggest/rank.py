@@ -15,7 +15,9 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
@@ -33,6 +35,8 @@ _NEIGHBOUR_SECTIONS, _NEIGHBOURS_READ = 3, 8
 _PAGE_SECTIONS = 30
 #: BM25 points at which shared terms count half: a best match that is itself weak stays weak
 _TERMS_HALF = 5.0
+#: neighbour evidence this strong is shown, and ties a section to the note (a cosine of 0.05)
+_NEAR = 0.1
 #: below this a section is not suggested at all: an unrelated note gets no confident place
 MIN_SCORE = 0.25
 
@@ -83,16 +87,15 @@ def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None
 def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
     """Each candidate section's BM25 score for the query's terms (a repeated term counts less than twice)."""
     scores: dict[int, float] = {}
-    avg = index.average_length
-    weights = {term: index.idf(term) * (1 + math.log(count)) for term, count in query_terms.items()}
-    keys = weights.keys()
-    for number, section in enumerate(index.candidates):
-        shared = keys & section.terms.keys()
-        if not shared:
+    postings = index.postings
+    norms = index.norms(_K1, _B)
+    for term, count in query_terms.items():
+        held = postings.get(term)
+        if not held:
             continue
-        norm = _K1 * (1 - _B + _B * section.length / avg)
-        terms = section.terms
-        scores[number] = sum(weights[t] * terms[t] * (_K1 + 1) / (terms[t] + norm) for t in shared)
+        weight = index.idf(term) * (1 + math.log(count)) * (_K1 + 1)
+        for number, tf in held:
+            scores[number] = scores.get(number, 0.0) + weight * tf / (tf + norms[number])
     return scores
 
 
@@ -106,14 +109,16 @@ def _cosine(query: tuple[dict[str, float], float], other: tuple[dict[str, float]
     (a, na), (b, nb) = query, other
     if not na or not nb:
         return 0.0, []
-    if len(b) < len(a):
-        shared = [t for t in b if t in a]
-    else:
-        shared = [t for t in a if t in b]
+    shared = a.keys() & b.keys()  # in C: a digest compares thousands of note pairs
     if not shared:
         return 0.0, []
     dot = sum(a[t] * b[t] for t in shared)
-    return dot / (na * nb), shared
+    return dot / (na * nb), list(shared)
+
+
+def _strongest(terms: Iterable[str], weights: dict[str, float], n: int) -> list[str]:
+    """The `n` terms of most weight, ties in alphabetical order (what a reason shows)."""
+    return heapq.nsmallest(n, terms, key=lambda t: (-weights[t], t))
 
 
 def _id_evidence(index: SectionIndex, section: Section, query: Query, why: list[str]) -> float:
@@ -225,14 +230,14 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for number in running:
         section = index.candidates[number]
         near, near_path, near_terms = 0.0, "", []
-        files = sorted(t for t in section.targets if t.startswith("path:") and t not in query.own)
-        for target in files[:_NEIGHBOURS_READ]:
+        files = (t for t in section.files if t not in query.own)  # a long section cites hundreds
+        for target in islice(files, _NEIGHBOURS_READ):
             similarity, common_terms = neighbour(target)
             if similarity > near:
                 near, near_path, near_terms = similarity, target[5:], common_terms
-        if near >= 0.05:
-            near_terms = sorted(near_terms, key=lambda t: -query_vector[0][t])
-            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms[:3])})")
+        if near * 2 >= _NEAR:
+            near_terms = _strongest(near_terms, query_vector[0], 3)
+            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms)})")
         parts[number]["neighbours"] = min(1.0, near * 2)
 
     # a page's standing: its best section's evidence, and the note linking the page
@@ -244,9 +249,14 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     for doc in linked_docs:
         page[doc] = min(1.0, page.get(doc, 0.0) * 0.5 + 0.5)
 
+    # a page the note links, or one of whose sections shares its ids, is tied to the note: there
+    # the page's habit alone may place it (a wiki's `Sources` list holds links, not the note's words)
+    tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
     scored: list[tuple[float, int]] = []
     for number, values in parts.items():
         section = index.candidates[number]
+        if section.doc not in tied_pages and not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR):
+            continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
         if section.doc in linked_docs:
             reasons[number].append("the note links this document")
@@ -261,8 +271,8 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
             break
         section = index.candidates[number]
         if parts[number]["terms"] > 0:
-            common = sorted((t for t in section.terms if t in query.terms), key=lambda t: -query_vector[0][t])
+            common = _strongest(section.terms.keys() & query.terms.keys(), query_vector[0], _SHOWN_TERMS)
             if common:
-                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common[:_SHOWN_TERMS]))
+                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common))
         out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
     return out

@@ -1,0 +1,254 @@
+"""The digest of a real history, for each corpus: rendered, sampled for judging, and redacted.
+
+Each corpus bundle is cloned into a temporary folder, its mapping from
+`bench/precision/corpora/<name>.toml` installed as `.kbcheck.toml`, and
+`kbcheck digest --since HEAD~N` rendered as markdown (zh and en) and JSON into
+`--out`. A maintainer reads those; `--sample` draws items across corpora (fixed
+seed) for judging, and `judged.jsonl` holds the judgements, tallied by `--tally`.
+
+    nice -n 10 python bench/digest/run.py --out DIR                 # render every corpus
+    python bench/digest/run.py --out DIR --sample 20 --seed 12      # the items to judge
+    python bench/digest/run.py --tally                              # agreement of judged.jsonl
+    python bench/digest/run.py --only NAME --example FILE.md        # the redacted rendering
+
+The corpora are data for measuring: `--example` writes a rendering that keeps
+the digest's structure (headings, lists, counts, file paths, ids, kbcheck's own
+phrases) with every other run of text (titles, key points, headings of the
+living documents, shared terms, finding subjects) replaced by a numbered
+placeholder, so nothing of a corpus's prose enters the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import string
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CONFIGS = REPO / "bench" / "precision" / "corpora"
+#: commits per corpus (a corpus with fewer is read from its first commit)
+COMMITS = 30
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=True, text=True,
+                          env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C.UTF-8"})
+    return done.stdout
+
+
+def kbcheck(root: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "kbcheck", *args], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"kbcheck {' '.join(args)} failed in {root}: {done.stderr.strip()[-400:]}")
+    return done.stdout
+
+
+def prepare(name: str, corpora: Path, scratch: Path) -> Path:
+    """A clone of the corpus with its mapping installed (untracked, as an adopter's first run)."""
+    root = scratch / name
+    if not root.exists():
+        git(scratch, "clone", "-q", str(corpora / f"{name}.bundle"), str(root))
+        shutil.copyfile(CONFIGS / f"{name}.toml", root / ".kbcheck.toml")
+    return root
+
+
+def since(root: Path, commits: int) -> str:
+    """The commit `commits` first-parent steps before HEAD, or the root commit of a shorter history."""
+    chain = git(root, "rev-list", "--first-parent", f"--max-count={commits + 1}", "HEAD").split()
+    return chain[-1]
+
+
+def render(name: str, root: Path, out: Path, commits: int) -> dict[str, Any]:
+    base = since(root, commits)
+    for lang in ("zh", "en"):
+        text = kbcheck(root, "digest", "--since", base, "--lang", lang)
+        (out / f"{name}.{lang}.md").write_text(text, encoding="utf-8")
+    data: dict[str, Any] = json.loads(kbcheck(root, "digest", "--since", base, "--format", "json"))
+    (out / f"{name}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return data
+
+
+# -- judging ---------------------------------------------------------------------------------
+
+def items_of(out: Path, names: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for name in names:
+        path = out / f"{name}.json"
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            for item in data["items"]:
+                if item["class"] != "living-doc":  # a living document's own change is not judged for class
+                    yield name, item
+
+
+def sample(out: Path, names: Sequence[str], count: int, seed: int) -> list[dict[str, Any]]:
+    """`count` items drawn across corpora: corpora in turn, so a large one does not fill the sample."""
+    rng = random.Random(seed)
+    pools: dict[str, list[dict[str, Any]]] = {}
+    for name, item in items_of(out, names):
+        pools.setdefault(name, []).append(item)
+    for pool in pools.values():
+        rng.shuffle(pool)
+    drawn: list[dict[str, Any]] = []
+    while len(drawn) < count and any(pools.values()):
+        for name in sorted(pools):
+            if pools[name] and len(drawn) < count:
+                item = pools[name].pop()
+                drawn.append({"corpus": name, "path": item["path"], "class": item["class"],
+                              "backfilled": item.get("backfilled", False),
+                              "reason": item.get("reason", ""),
+                              "suggested": [f"{s['living_doc']} § {s['section']} ({s['score']})"
+                                            for s in item.get("suggested_sections", [])]})
+    return drawn
+
+
+def tally(judged: Path) -> str:
+    rows = [json.loads(line) for line in judged.read_text(encoding="utf-8").splitlines() if line.strip()]
+    latest = {(r["corpus"], r["path"]): r for r in rows}
+    same = sum(1 for r in latest.values() if r["kbcheck_class"] == r["maintainer_class"])
+    placed = [r for r in latest.values() if r.get("section_plausible") is not None]
+    plausible = sum(1 for r in placed if r["section_plausible"])
+    by_corpus = Counter(r["corpus"] for r in latest.values())
+    lines = [f"{len(latest)} items judged ({', '.join(f'{k} {v}' for k, v in sorted(by_corpus.items()))})",
+             f"class agrees with the maintainer: {same} of {len(latest)}",
+             f"suggested section plausible: {plausible} of {len(placed)} increments with a suggestion"]
+    return "\n".join(lines)
+
+
+# -- redaction -------------------------------------------------------------------------------
+
+_CODE = re.compile(r"(`+)(.+?)\1")
+_ID = re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?|doi:10\.\S+?(?=[\s,，、；;)）]|$)|\b[0-9a-f]{7}\b|\bKB\d{3}\b")
+#: dates and times, numbers, and a file named in a finding (`dir/note.md:12`): paths may stay
+_NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:]+(?:[+-]\d{2}:\d{2})?)?|\b\d+(?:\.\d+)?\b|[^\s`:：]+\.md(?::\d+)?")
+#: kbcheck's own words outside the phrase table: the ranking's reasons, one-character counters
+_OWN_WORDS = ["shared terms: ", "where this document lists ", " material", "the note links this document",
+              "already cites this note", "shares ids: ", "shares repos: ", "links the same files: ", "cites ",
+              ", which reads alike (", "处", "条", "项", "张", "行", "未消费", "已消费"]
+
+
+def own_phrases() -> list[str]:
+    """The fixed text of kbcheck's phrases (both languages), longest first: what a rendering may keep."""
+    sys.path.insert(0, str(REPO))
+    from kbcheck.digest.phrases import _PHRASES
+
+    pieces: set[str] = set()
+    for pair in _PHRASES.values():
+        for template in pair:
+            for literal, _field, _spec, _conv in string.Formatter().parse(template):
+                for part in re.split(r"[{}]", literal):
+                    if len(part.strip()) >= 2:
+                        pieces.add(part)
+    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
+    return sorted(pieces, key=len, reverse=True)
+
+
+class Redactor:
+    """Every run of text that is not kbcheck's own, a file path, an id or a number becomes `‹n›`
+    (the same text, the same number: a heading named twice reads as the same placeholder)."""
+
+    def __init__(self) -> None:
+        self.phrases = own_phrases()
+        self.seen: dict[str, int] = {}
+
+    def placeholder(self, text: str) -> str:
+        core = text.strip()
+        if not core or all(ch in " ,.;:()[]/-—、，。；：（）|*#+'\"" for ch in core):
+            return text
+        number = self.seen.setdefault(core, len(self.seen) + 1)
+        lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+        return f"{lead}‹{number}›{trail}"
+
+    def line(self, line: str) -> str:
+        kept: list[tuple[int, int]] = []
+        for pattern in (_CODE, _ID, _NUMBER):
+            kept += [m.span() for m in pattern.finditer(line)]
+        for phrase in self.phrases:
+            start = line.find(phrase)
+            while start != -1:
+                kept.append((start, start + len(phrase)))
+                start = line.find(phrase, start + 1)
+        mask = [False] * len(line)
+        for start, end in kept:
+            if not any(mask[start:end]):  # the longest keep wins where two overlap
+                for i in range(start, end):
+                    mask[i] = True
+        out: list[str] = []
+        run: list[str] = []
+        for ch, keep in zip(line, mask):
+            if keep:
+                if run:
+                    out.append(self.placeholder("".join(run)))
+                    run = []
+                out.append(ch)
+            else:
+                run.append(ch)
+        if run:
+            out.append(self.placeholder("".join(run)))
+        return "".join(out)
+
+    def document(self, text: str) -> str:
+        return "\n".join(self.line(line) for line in text.split("\n"))
+
+
+# -- main ------------------------------------------------------------------------------------
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora",
+                        help="folder of <name>.bundle files (default: ../shared/corpora from the repository root)")
+    parser.add_argument("--only", nargs="*", default=[], metavar="NAME", help="these corpora only")
+    parser.add_argument("--commits", type=int, default=COMMITS, help=f"commits of history per corpus (default {COMMITS})")
+    parser.add_argument("--out", type=Path, help="where the renderings go (default: a new temp folder)")
+    parser.add_argument("--no-render", action="store_true", help="reuse the renderings already in --out")
+    parser.add_argument("--sample", type=int, default=0, metavar="N", help="print N items to judge, drawn across corpora")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--tally", action="store_true", help="print the agreement recorded in judged.jsonl and stop")
+    parser.add_argument("--judged", type=Path, default=HERE / "judged.jsonl")
+    parser.add_argument("--example", type=Path, help="write the redacted zh rendering of the (one) corpus here")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.tally:
+        print(tally(args.judged))
+        return 0
+    names = args.only or sorted(p.stem for p in CONFIGS.glob("*.toml"))
+    out = args.out or Path(tempfile.mkdtemp(prefix="kbcheck-digest-"))
+    out.mkdir(parents=True, exist_ok=True)
+    if not args.no_render:
+        scratch = out / "clones"
+        scratch.mkdir(exist_ok=True)
+        for name in names:
+            print(f"{name} ...", file=sys.stderr, flush=True)
+            data = render(name, prepare(name, args.corpora, scratch), out, args.commits)
+            counts = Counter(item["class"] for item in data["items"])
+            print(f"  {dict(counts)}", file=sys.stderr)
+        print(f"renderings in {out}", file=sys.stderr)
+    if args.sample:
+        for entry in sample(out, names, args.sample, args.seed):
+            print(json.dumps(entry, ensure_ascii=False))
+    if args.example:
+        if len(names) != 1:
+            print("--example takes one corpus (--only NAME)", file=sys.stderr)
+            return 2
+        text = (out / f"{names[0]}.zh.md").read_text(encoding="utf-8")
+        args.example.write_text(Redactor().document(text), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
