@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kbcheck.cli import main
 from kbcheck.config import Config
 from kbcheck.engine import RunOptions, check
 from kbcheck.findings import Report
@@ -75,3 +77,10 @@ def run(files: dict[str, str | bytes], paths: list[str] | None = None, config: C
 def found(report: Report, rule: str | None = None) -> list[tuple[str, str, int, str]]:
     """(rule, path, line, subject) of each finding, optionally of one rule."""
     return [(f.rule, f.path, f.line, f.subject) for f in report.findings if rule is None or f.rule == rule]
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    """`kbcheck ARGV` in this process: its exit status, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out=out, err=err)
+    return status, out.getvalue(), err.getvalue()

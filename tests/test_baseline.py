@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gitrepo import GitRepo
-
-from kbcheck.cli import main
+from kbtools import run_cli as run
 
 BASELINE = ".kbcheck/baseline.json"
 LIVING = "organized/knowledge/inference.md"
@@ -42,12 +40,6 @@ CARDS = {
     "organized/paper_cards/1748-2610-08815.md": '---\narxiv: "2610.08815"\ntitle: "SpecBound"\n---\n\n# SpecBound\n',
     "organized/paper_cards/1695-2610-02076.md": '---\narxiv: "2610.02076"\ntitle: "LLM-as-Jev"\n---\n\n# Jev\n',
 }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def check_json(*argv: str) -> tuple[int, dict[str, Any]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from kbtools import run_cli as run
 
 from kbcheck.check_output import statistics_lines
 from kbcheck.cli import main
@@ -28,12 +29,6 @@ FILES = {
 class Tty(io.StringIO):
     def isatty(self) -> bool:
         return True
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

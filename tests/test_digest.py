@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
@@ -10,8 +9,7 @@ from typing import Any
 
 import pytest
 from gitrepo import GitRepo
-
-from kbcheck.cli import main
+from kbtools import run_cli as run
 
 LIVING = "organized/knowledge/inference.md"
 SPEC = "organized/paper_cards/1748-2610-08815.md"
@@ -48,12 +46,6 @@ BASE = {
     SPEC: card("2610.08815", "SpecBound", s2_citations=10, s2_influential=1),
     ROUTERS: card("2610.05512", "Routers", s2_citations=12, s2_influential=2),
 }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def digest(*argv: str) -> dict[str, Any]:

@@ -8,15 +8,13 @@ reasons, with the cited-no-entry gaps first.
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gitrepo import GitRepo
-
-from kbcheck.cli import main
+from kbtools import run_cli as run
 
 LIVING = "organized/knowledge/inference.md"
 REC = "organized/repo_cards/4572-recursive-oss-rec.md"
@@ -148,12 +146,6 @@ def build_sample(repo_: GitRepo) -> tuple[str, str]:
     base = repo_.commit_files(BASE_FILES, "base: living document and older cards", author="tom")
     head = repo_.commit_files(HEAD_FILES, "the eight items of 2026-10-29", author="tom")
     return base, head
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

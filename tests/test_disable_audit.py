@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from gitrepo import GitRepo
-
-from kbcheck.cli import main
+from kbtools import run_cli as run
 
 DOC = "organized/knowledge/推理.md"
 BODY = """# 推理
@@ -30,12 +27,6 @@ BODY = """# 推理
 <!-- kbcheck: disable=KB999 -->
 ```
 """
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

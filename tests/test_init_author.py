@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from gitrepo import GitRepo
+from kbtools import run_cli as run
 
-from kbcheck.cli import main
 from kbcheck.config import load_config
 from kbcheck.first_author import slug_for
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_init_records_the_git_user_as_maintainer(git_repo: GitRepo) -> None:

@@ -9,16 +9,15 @@ set of written paths.
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from kbtools import run_cli as run
 from readonly import Guard, changed, find_repository, guard_cli, tree_state
 
 from kbcheck.cache import LOCK_NAME
-from kbcheck.cli import main
 
 CONFIG = '[authors.tom]\nemails = ["tom@example.org"]\nrole = "writer"\n'
 FILES = {
@@ -30,12 +29,6 @@ FILES = {
     "organized/paper_cards/1748-2610-08815.md": '---\narxiv: "2610.08815"\ntitle: "SpecBound"\n---\n\n2.7x\n',
     "inbox/tom/brief.md": "# 简报\n\n- 周增 +26，来源不明。\n",
 }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def state(repo: GitRepo) -> dict[str, tuple[str, str]]:

@@ -8,7 +8,6 @@ and run by `kbcheck check`.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import textwrap
@@ -17,9 +16,9 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from kbtools import run_cli as run
 
 import kbcheck.rules
-from kbcheck.cli import main
 from kbcheck.config import config_from_mapping
 from kbcheck.errors import ConfigError
 from kbcheck.rules import all_rules, forget_discovered, get_rule, rule_ids
@@ -75,12 +74,6 @@ def throwaway_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.undo()
     sys.modules.pop("kbcheck.rules.kb010_todo_left_in", None)
     forget_discovered()
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(list(argv), out=out, err=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_the_package_holds_the_nine_rules_in_id_order() -> None:
