@@ -35,7 +35,7 @@ def statistics_lines(report: Report) -> list[str]:
     return [f"{count:>{width}}  {rule}  {name}" for (rule, name), count in ordered]
 
 
-def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool) -> None:
+def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool, lang: str) -> None:
     from kbcheck.reporters.text import format_finding, summary_line
 
     for finding in report.findings:
@@ -44,13 +44,39 @@ def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, stati
         for line in statistics_lines(report):
             out.write(line + "\n")
     if not quiet:
-        out.write(summary_line(report) + "\n")
+        out.write(summary_line(report, lang=lang) + "\n")
+
+
+#: formats a person reads: they follow the run's language; the others are read by programs and
+#: stay English unless `--lang` asks otherwise (`docs/output.md`)
+READ_BY_PEOPLE = ("text", "github")
+
+
+def output_lang(args: argparse.Namespace, lang: str) -> str:
+    """The language `args.format` is written in."""
+    return lang if args.format in READ_BY_PEOPLE or args.lang else "en"
+
+
+def localized(report: Report, lang: str) -> Report:
+    """The report with each finding's message said in `lang` (its fingerprint, subject and the rest unchanged)."""
+    if lang == "en":
+        return report
+    from dataclasses import replace
+
+    from kbcheck.i18n import say
+
+    return replace(report, findings=tuple(replace(f, message=say(f.message, lang)) for f in report.findings),
+                   notices=tuple(say(notice, lang) for notice in report.notices))
 
 
 def write_report(args: argparse.Namespace, report: Report, rules: Mapping[str, Rule], out: TextIO,
-                 root: Path, cwd: Path) -> None:
-    """Render the report in `args.format` to stdout, or to `--output` (replaced atomically)."""
+                 root: Path, cwd: Path, *, lang: str = "en") -> None:
+    """Render the report in `args.format` to stdout, or to `--output` (replaced atomically),
+    its messages in `lang` where the format follows it."""
     from kbcheck.reporters import render
+
+    lang = output_lang(args, lang)
+    report = localized(report, lang)
 
     if args.statistics and args.format != "text":
         raise UsageError("--statistics counts findings in the text format; the other formats carry every finding")
@@ -60,9 +86,9 @@ def write_report(args: argparse.Namespace, report: Report, rules: Mapping[str, R
         from kbcheck.paths import report_from_here
 
         _render_text(report_from_here(report, root, cwd), target, color=color,
-                     quiet=args.quiet, statistics=args.statistics)
+                     quiet=args.quiet, statistics=args.statistics, lang=lang)
     else:
-        render(args.format, report, rules, target, color=color)
+        render(args.format, report, rules, target, color=color, lang=lang)
     if args.output:
         from kbcheck.baseline import write_atomically
 

@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
+    check.add_argument("--lang", metavar="zh|en",
+                       help="language of messages, notices and errors (default: lang in .kbcheck.toml, else en); "
+                       "json, sarif and gitlab stay English unless it is given")
     check.set_defaults(handler=cmd_check)
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
@@ -84,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--to", metavar="REV", help="compare to REV (default: HEAD)")
     digest.add_argument("--manifest", metavar="FILE", help="take the items from a manifest instead of the diff")
     digest.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    digest.add_argument("--lang", choices=("zh", "en"), help="language of the markdown (default: config lang)")
+    digest.add_argument("--lang", metavar="zh|en", help="language of the markdown (default: config lang)")
     digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.set_defaults(handler=cmd_digest)
@@ -112,6 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     rules.set_defaults(handler=cmd_rules)
     explain = sub.add_parser("explain", help="explain a rule: what, why, examples, fix, suppress")
     explain.add_argument("rule", metavar="KBnnn|NAME", help="a rule id or name, e.g. KB005 or unverified-number")
+    explain.add_argument("--lang", metavar="zh|en", help="language (default: lang in .kbcheck.toml, else en)")
     explain.set_defaults(handler=cmd_explain)
     init = sub.add_parser("init", help="write a commented .kbcheck.toml with every default")
     init.add_argument("--force", action="store_true", help="overwrite an existing .kbcheck.toml")
@@ -169,9 +173,28 @@ def discard_output(stream: TextIO) -> None:
         pass  # not a file descriptor (a test's buffer): nothing will flush it at exit
 
 
-def _notice(lines: Sequence[str], err: TextIO) -> None:
+def _notice(lines: Sequence[str], err: TextIO, lang: str = "en") -> None:
+    from kbcheck.i18n import say
+
     for line in lines:
-        print(f"kbcheck: {one_line(line)}", file=err)
+        print(f"kbcheck: {one_line(say(line, lang))}", file=err)
+
+
+def _lang(args: argparse.Namespace, config: Config | None) -> str:
+    """The language of this run's messages: `--lang`, else the configuration's (English by default).
+
+    It is kept on `args`, so an error raised later is said in it too."""
+    lang: str = args.lang or (config.message_lang if config is not None else "en")
+    args.message_lang = lang
+    return lang
+
+
+def _checked_lang(args: argparse.Namespace) -> None:
+    """Refuse an unknown `--lang` before anything else is done (one line, exit 2)."""
+    from kbcheck.i18n import check_lang
+
+    if getattr(args, "lang", None) is not None:
+        check_lang(args.lang, "--lang")
 
 
 # -- commands -------------------------------------------------------------------
@@ -196,6 +219,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     select_rules = _select(args.select)
     repo = _repository(args.paths)
     config = _config(repo, args.config)
+    lang = _lang(args, config)
     selection = select(repo, config, mode=mode, paths=list(args.paths), rev=args.rev, net=args.actor is not None)
     policy = trusted_config(repo, config, selection.base, args.config)
     selection = judged_as(repo, policy, selection, cli_author=args.author, actor=args.actor)
@@ -208,7 +232,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = check(kb, config, selection, options)
     kb.facts.flush()
     if not args.quiet:
-        _notice([*getattr(selection, "notices", ()), *report.notices], err)
+        _notice([*getattr(selection, "notices", ()), *report.notices], err, lang)
     fixes = None
     if args.fix:
         from kbcheck.fix.run import run_fixes
@@ -222,7 +246,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if fixes is not None:
         status = fixes.status(status)
     try:
-        write_report(args, report, all_rules(), out, repo.root, Path.cwd())
+        write_report(args, report, all_rules(), out, repo.root, Path.cwd(), lang=lang)
         out.flush()
     except BrokenPipeError:
         discard_output(out)
@@ -295,8 +319,16 @@ def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.color import use_color
     from kbcheck.explain_render import explain, find_rule
 
+    config = None
+    if args.lang is None:
+        try:
+            config = _config(_repository(), None)
+        except KbcheckError:
+            pass  # outside a knowledge base: English
+    lang = _lang(args, config)
     on_terminal = out.isatty()
-    out.write(explain(find_rule(args.rule), rendered=on_terminal, color=on_terminal and use_color("auto", out)))
+    out.write(explain(find_rule(args.rule), rendered=on_terminal, color=on_terminal and use_color("auto", out),
+                      lang=lang))
     return 0
 
 
@@ -338,6 +370,16 @@ def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _error_line(exc: KbcheckError, args: argparse.Namespace) -> str:
+    """`kbcheck: error: …` in the run's language when it is known by now, else in English."""
+    from kbcheck.i18n import LANGS, _, say
+
+    lang = getattr(args, "message_lang", None) or getattr(args, "lang", None)
+    if lang not in LANGS or lang == "en":
+        return f"kbcheck: error: {one_line(str(exc))}"
+    return say(_("kbcheck: error: {message}", message=one_line(exc.said(lang))), lang)
+
+
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run kbcheck; returns the exit status instead of exiting (tests call this)."""
     out = out or sys.stdout
@@ -351,11 +393,12 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         parser.print_help(out)
         return 2
     try:
+        _checked_lang(args)
         status = int(args.handler(args, out, err))
         out.flush()
         return status
     except KbcheckError as exc:
-        print(f"kbcheck: error: {one_line(str(exc))}", file=err)
+        print(_error_line(exc, args), file=err)
         return exc.exit_code
     except KeyboardInterrupt:
         print("kbcheck: interrupted", file=err)

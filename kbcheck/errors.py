@@ -16,10 +16,18 @@ class KbcheckError(Exception):
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.path = path
         self.line = line
-        where = ""
+        #: as raised: a message built with `kbcheck.i18n._` can be said in the run's language
+        self.message = message
+        self._where = ""
         if path is not None:
-            where = f"{path}:{line}: " if line is not None else f"{path}: "
-        super().__init__(f"{where}{message}")
+            self._where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(f"{self._where}{message}")
+
+    def said(self, lang: str) -> str:
+        """The one-line message in `lang` (as raised when it is not a translatable message)."""
+        from kbcheck.i18n import say
+
+        return f"{self._where}{say(self.message, lang)}"
 
 
 class ConfigError(KbcheckError):

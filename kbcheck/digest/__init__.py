@@ -79,8 +79,10 @@ def _digest_text(repo: Repository, config: Config, args: argparse.Namespace, lan
 
     digest = make_digest(repo, config, since=args.since, to=args.to, manifest=args.manifest, lang=lang)
     text = render_digest(digest, args.format, lang)
-    for notice in digest.notices:
-        print(f"kbcheck: {one_line(notice)}", file=err)
+    from kbcheck.i18n import say
+
+    for notice in digest.notices:  # on stderr in the language of messages, as `check` writes them
+        print(f"kbcheck: {one_line(say(notice, args.lang or config.message_lang))}", file=err)
     return text
 
 

@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -58,13 +59,14 @@ KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for broken in kb.resolve(file.path).broken_paths:
         if broken.target is None:
-            message = f"{broken.written} points outside the repository"
+            message = _("{path} points outside the repository", path=broken.written)
         elif broken.written.startswith("[["):
-            message = f"{broken.written} names no file in the knowledge base"
+            message = _("{path} names no file in the knowledge base", path=broken.written)
+        elif broken.target != broken.written:
+            message = _("{path} does not exist in the checked tree (resolved to {target})",
+                        path=broken.written, target=broken.target)
         else:
-            message = f"{broken.written} does not exist in the checked tree"
-            if broken.target != broken.written:
-                message += f" (resolved to {broken.target})"
+            message = _("{path} does not exist in the checked tree", path=broken.written)
         yield Problem(
             path=file.path, line=broken.line, column=broken.column, message=message,
             subject=broken.target if broken.target is not None else broken.written,

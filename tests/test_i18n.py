@@ -1,0 +1,180 @@
+"""Messages in the knowledge base's language: `lang = "zh"` or `--lang zh` (`docs/configuration.md`).
+
+Findings keep their English message as data (fingerprints, baselines and
+JSON do not move with the language); the text and GitHub formats, notices,
+errors and `explain` say them in the run's language.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+
+import pytest
+from gitrepo import GitRepo
+
+from kbcheck.cli import main
+from kbcheck.i18n import Text, _, ngettext, say
+
+DOC = "organized/knowledge/推理.md"
+CARD = "organized/paper_cards/1802-2610-04418.md"
+FILES = {
+    CARD: '---\narxiv: "2610.04418"\ntitle: "EAGLE at long context"\n---\n\n# EAGLE at long context\n\n长上下文下提速 2.7x。\n',
+    DOC: """# 推理
+
+## §4.1 投机解码
+
+- EAGLE 类方法在长上下文下提速 3.1x（arXiv:2610.04418）
+
+<!-- kbcheck: disable=KB05 -->
+- 显存降低 45%
+
+## §七 参考文献
+
+- arXiv:2610.04418
+- arXiv:2610.04419
+""",
+}
+
+ZH_LINES = [
+    f"{DOC}:5:21: KB005 所引用的卡片 {CARD} 中找不到 3.1x",
+    f"{DOC}:8:8: KB005 所引用的卡片 {CARD} 中找不到 45%",
+    f"{DOC}:13:3: KB002 2610.04419 在引用列表中，但正文从未提及（引用挂账、无条目）；请补写条目或删去这条引用",
+    f"{DOC}:13:3: KB004 arXiv:2610.04419 在知识库中没有论文卡片；是不是想写 2610.04418（{CARD}）？",
+    "2 个文件中有 0 个错误、4 个警告",
+]
+EN_LINES = [
+    f"{DOC}:5:21: KB005 3.1x is not found in the cited card {CARD}",
+    f"{DOC}:8:8: KB005 45% is not found in the cited card {CARD}",
+    f"{DOC}:13:3: KB002 2610.04419 is in the reference list but never mentioned in the body; write its entry or drop the reference",
+    f"{DOC}:13:3: KB004 arXiv:2610.04419 has no paper card in the knowledge base; did you mean 2610.04418 ({CARD})?",
+    "0 errors, 4 warnings in 2 files",
+]
+ZH_NOTICE = "kbcheck: organized/knowledge/推理.md:7：禁用注释中的规则 'KB05' 未知；是不是想写 KB005？\n"
+EN_NOTICE = "kbcheck: organized/knowledge/推理.md:7: disable comment names unknown rule 'KB05'; did you mean KB005?\n"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def kb(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit_files(FILES, "notes")
+    return git_repo
+
+
+# -- check ------------------------------------------------------------------------------------
+def test_check_says_findings_notices_and_summary_in_chinese_with_lang_zh(kb: GitRepo) -> None:
+    assert run("check", "--all", "--lang", "zh") == (0, "\n".join(ZH_LINES) + "\n", ZH_NOTICE)
+
+
+def test_check_stays_english_by_default(kb: GitRepo) -> None:
+    """The digest's default language is zh, but messages are English until `lang` is set."""
+    assert run("check", "--all") == (0, "\n".join(EN_LINES) + "\n", EN_NOTICE)
+
+
+def test_lang_in_the_config_file_is_the_language_of_messages_and_lang_en_overrides_it(kb: GitRepo) -> None:
+    kb.write(".kbcheck.toml", 'lang = "zh"\n')
+    assert run("check", "--all") == (0, "\n".join(ZH_LINES) + "\n", ZH_NOTICE)
+    assert run("check", "--all", "--lang", "en") == (0, "\n".join(EN_LINES) + "\n", EN_NOTICE)
+
+
+def test_github_annotations_in_chinese(kb: GitRepo) -> None:
+    code, out, _err = run("check", "--all", "--format", "github", "--lang", "zh")
+    assert code == 0
+    assert out.splitlines()[0] == (f"::warning file={DOC},line=5,col=21,endLine=5,title=KB005 unverified-number::"
+                                   f"所引用的卡片 {CARD} 中找不到 3.1x")
+
+
+def test_github_closing_notice_in_chinese() -> None:
+    from kbcheck.reporters.github import left_out_notice
+
+    assert left_out_notice(3, 1, "zh") == ("::notice::kbcheck：另有 3 个错误、另有 1 个警告未标注；"
+                                           "完整报告见 kbcheck check --format text")
+    assert left_out_notice(1, 0, "en") == ("::notice::kbcheck: 1 more error not annotated; "
+                                           "see the full report (kbcheck check --format text)")
+
+
+def test_machine_formats_stay_english_under_a_configured_lang_and_follow_an_explicit_one(kb: GitRepo) -> None:
+    kb.write(".kbcheck.toml", 'lang = "zh"\n')
+    configured = json.loads(run("check", "--all", "--format", "json")[1])
+    explicit = json.loads(run("check", "--all", "--format", "json", "--lang", "zh")[1])
+    assert configured["findings"][0]["message"] == f"3.1x is not found in the cited card {CARD}"
+    assert explicit["findings"][0]["message"] == f"所引用的卡片 {CARD} 中找不到 3.1x"
+    sarif = json.loads(run("check", "--all", "--format", "sarif")[1])
+    assert sarif["runs"][0]["results"][0]["message"]["text"] == f"3.1x is not found in the cited card {CARD}"
+
+
+def test_the_fingerprint_is_the_same_in_both_languages(kb: GitRepo) -> None:
+    en = json.loads(run("check", "--all", "--format", "json", "--lang", "en")[1])["findings"]
+    zh = json.loads(run("check", "--all", "--format", "json", "--lang", "zh")[1])["findings"]
+    assert [f["message"] for f in en] != [f["message"] for f in zh]
+    assert [(f["fingerprint"], f["subject"], f["line"]) for f in en] == [(f["fingerprint"], f["subject"], f["line"]) for f in zh]
+
+
+def test_malformed_card_in_chinese_from_a_warm_cache_too(git_repo: GitRepo) -> None:
+    """KB008's message is cached with the card as plain data and is still said in Chinese."""
+    git_repo.commit_files({"organized/paper_cards/0001-2610-00001.md": '---\ntitle: "无编号"\nstars: [1\n---\n正文\n'})
+    expected = ("organized/paper_cards/0001-2610-00001.md:4:1: KB008 frontmatter 不是合法的 YAML："
+                "did not find expected ',' or ']'")
+    for _run in range(2):  # cold, then warm
+        code, out, _err = run("check", "--all", "--lang", "zh")
+        assert code == 1
+        assert out.splitlines()[0] == expected
+
+
+# -- errors -----------------------------------------------------------------------------------
+def test_an_error_in_chinese(kb: GitRepo) -> None:
+    assert run("check", "nosuch.md", "--lang", "zh") == (2, "", "kbcheck：错误：路径不存在：nosuch.md\n")
+    assert run("check", "nosuch.md") == (2, "", "kbcheck: error: path does not exist: nosuch.md\n")
+
+
+def test_an_error_after_the_config_is_read_follows_its_lang(kb: GitRepo) -> None:
+    kb.write(".kbcheck.toml", 'lang = "zh"\n')
+    assert run("check", "--diff", "nosuch-rev") == (2, "", "kbcheck：错误：未知的修订 'nosuch-rev'\n")
+
+
+@pytest.mark.parametrize("command", [["check", "--all"], ["explain", "KB005"], ["digest"]])
+def test_an_unknown_lang_is_one_line_naming_the_languages(kb: GitRepo, command: list[str]) -> None:
+    assert run(*command, "--lang", "fr") == (2, "", "kbcheck: error: unknown language 'fr' for --lang; choose one of: en, zh\n")
+
+
+# -- digest -----------------------------------------------------------------------------------
+def test_the_zh_digest_has_no_english_rule_message(git_repo: GitRepo) -> None:
+    base = git_repo.commit_files({CARD: FILES[CARD], DOC: "# 推理\n\n## §4.1 投机解码\n\n- 正文。\n"}, "base")
+    git_repo.commit_files(FILES, "notes")
+    code, out, err = run("digest", "--since", base, "--lang", "zh")
+    assert code == 0, err
+    card = CARD.replace("_", "\\_")  # as the digest escapes markdown
+    assert f"- ⚠ KB005 `{DOC}`:5：所引用的卡片 {card} 中找不到 3.1x" in out
+    for english in ("is not found in the cited card", "is in the reference list", "has no paper card"):
+        assert english not in out
+    code, out, err = run("digest", "--since", base, "--lang", "en")
+    assert f"- ⚠ KB005 `{DOC}`:5: \\3.1x is not found in the cited card {card}" in out
+
+
+# -- the message type -------------------------------------------------------------------------
+def test_a_message_is_its_english_text_and_says_itself_in_chinese_with_nested_parts() -> None:
+    actor = _("commit {sha}", sha="0123456789ab")
+    message = _("{actor} adds {path}", actor=actor, path="organized/x.md")
+    assert message == "commit 0123456789ab adds organized/x.md"
+    assert say(message, "zh") == "提交 0123456789ab：新增 organized/x.md"
+    assert say("plain text", "zh") == "plain text"
+    assert pickle.loads(pickle.dumps(message)) == message
+    assert say(pickle.loads(pickle.dumps(message)), "zh") == "提交 0123456789ab：新增 organized/x.md"
+
+
+def test_plural_forms() -> None:
+    one, many = (ngettext("{count} file", "{count} files", n, count=n) for n in (1, 3))
+    assert (one, many) == ("1 file", "3 files")
+    assert (say(one, "zh"), say(many, "zh")) == ("1 个文件", "3 个文件")
+
+
+def test_plain_form_round_trips() -> None:
+    message = _("required field '{field}' is missing", field="title")
+    again = Text.from_plain(message.plain())
+    assert again == message and say(again, "zh") == "缺少必填字段 'title'"
