@@ -7,9 +7,13 @@ errors and `explain` say them in the run's language.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import pickle
+import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from gitrepo import GitRepo
@@ -143,6 +147,22 @@ def test_an_unknown_lang_is_one_line_naming_the_languages(kb: GitRepo, command: 
     assert run(*command, "--lang", "fr") == (2, "", "kbcheck: error: unknown language 'fr' for --lang; choose one of: en, zh\n")
 
 
+# -- explain ----------------------------------------------------------------------------------
+def test_explain_in_chinese(git_repo: GitRepo) -> None:
+    code, out, _err = run("explain", "KB005", "--lang", "zh")
+    assert code == 0
+    assert out.startswith("KB005 unverified-number（默认级别：warning）\n\n")
+    assert "**为什么重要。**" in out
+    assert "What it catches" not in out and "Why it matters" not in out
+    assert "    - EAGLE 类方法在长上下文下提速 2.7x（arXiv:2610.04418）" in out  # the examples stay as written
+
+
+def test_explain_follows_the_config_lang_and_stays_english_without_it(git_repo: GitRepo) -> None:
+    assert "**Why it matters.**" in run("explain", "KB001")[1]
+    git_repo.write(".kbcheck.toml", 'lang = "zh"\n')
+    assert "**为什么重要。**" in run("explain", "KB001")[1]
+
+
 # -- digest -----------------------------------------------------------------------------------
 def test_the_zh_digest_has_no_english_rule_message(git_repo: GitRepo) -> None:
     base = git_repo.commit_files({CARD: FILES[CARD], DOC: "# 推理\n\n## §4.1 投机解码\n\n- 正文。\n"}, "base")
@@ -178,3 +198,41 @@ def test_plain_form_round_trips() -> None:
     message = _("required field '{field}' is missing", field="title")
     again = Text.from_plain(message.plain())
     assert again == message and say(again, "zh") == "缺少必填字段 'title'"
+
+
+# -- the catalogs -----------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+PO = ROOT / "kbcheck" / "locale" / "zh" / "LC_MESSAGES" / "kbcheck.po"
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:[:!][^}]*)?\}")
+
+
+def _catalogs_tool() -> Any:
+    pytest.importorskip("babel")
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_message_has_its_chinese_and_the_shipped_catalog_is_compiled_from_the_po() -> None:
+    """What the code says (extracted by Babel) and each paragraph of the rules' docs are in the .po,
+    each translated, and the .mo is the .po compiled (`python tools/catalogs.py` fixes both)."""
+    assert _catalogs_tool().problems() == []
+
+
+def test_a_translation_keeps_every_placeholder_of_its_message() -> None:
+    pytest.importorskip("babel")
+    from babel.messages.pofile import read_po
+
+    with PO.open("rb") as handle:
+        catalog = read_po(handle, locale="zh")
+    wrong = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set(_PLACEHOLDER.findall(ids[-1]))
+        wrong += [ids[0] for string in strings if set(_PLACEHOLDER.findall(string)) != wanted]
+    assert wrong == []
