@@ -237,7 +237,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.fix:
         from kbcheck.fix.run import run_fixes
 
-        fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err)
+        fixes = run_fixes(repo, selection.snapshot, report, show_diff=args.rev == "", out=out, err=err, lang=lang)
         if args.rev == "":
             return fixes.status(1 if fixes.fixed else 0)
         report = fixes.report

@@ -12,6 +12,7 @@ import io
 import json
 import pickle
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from gitrepo import GitRepo
 from kbcheck.cli import main
 from kbcheck.i18n import Text, _, ngettext, say
 
+ROOT = Path(__file__).resolve().parent.parent
 DOC = "organized/knowledge/推理.md"
 CARD = "organized/paper_cards/1802-2610-04418.md"
 FILES = {
@@ -131,6 +133,18 @@ def test_malformed_card_in_chinese_from_a_warm_cache_too(git_repo: GitRepo) -> N
         assert out.splitlines()[0] == expected
 
 
+def test_fix_reports_what_it_changed_in_chinese(git_repo: GitRepo) -> None:
+    from kbtools import repo_card
+
+    card = "organized/repo_cards/4572-recursive-oss-rec.md"
+    doc = "organized/knowledge/引擎.md"
+    git_repo.commit_files({card: repo_card("recursive-oss/rec", stars=245, weekly_growth=17),
+                           doc: "# 引擎\n\n## §1.6 部署\n\n- recursive-oss/rec：本轮复采 243⭐ / 周增 +14\n"})
+    code, out, err = run("check", "--all", "--fix", "--lang", "zh")
+    assert (code, out, err) == (0, "2 个文件中没有发现问题。\n", f"kbcheck：已修复 {doc}：2 处问题（KB006 ×2）\n")
+    assert (git_repo.path / doc).read_text(encoding="utf-8").endswith("本轮复采 245⭐ / 周增 +17\n")
+
+
 # -- errors -----------------------------------------------------------------------------------
 def test_an_error_in_chinese(kb: GitRepo) -> None:
     assert run("check", "nosuch.md", "--lang", "zh") == (2, "", "kbcheck：错误：路径不存在：nosuch.md\n")
@@ -177,6 +191,23 @@ def test_the_zh_digest_has_no_english_rule_message(git_repo: GitRepo) -> None:
     assert f"- ⚠ KB005 `{DOC}`:5: \\3.1x is not found in the cited card {card}" in out
 
 
+# -- the README ------------------------------------------------------------------------------
+def test_the_readme_shows_what_check_and_explain_say_in_chinese_on_the_example(git_repo: GitRepo) -> None:
+    shutil.copytree(ROOT / "examples" / "knowledge-base", git_repo.path, dirs_exist_ok=True)
+    git_repo.commit_all("knowledge base", name="lead", email="lead@example.org")
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("### In the knowledge base's language", 1)[1]
+    shown = section.split("```console\n", 1)[1].split("```", 1)[0]
+    check_lines = shown.split("$ kbcheck check --all --fix --lang zh\n")[0].splitlines()[1:]
+    code, out, _err = run("check", "--all", "--lang", "zh")
+    assert code == 1
+    assert [line for line in check_lines if line != "…"] == [line for line in out.splitlines() if line in check_lines]
+    assert len(check_lines) == 5 and check_lines[-1] == out.splitlines()[-1]
+    explain = run("explain", "KB005", "--lang", "zh")[1]
+    assert explain.startswith(shown.split("$ kbcheck explain KB005 --lang zh\n", 1)[1].rsplit("…", 1)[0])
+    fixed = run("check", "--all", "--fix", "--lang", "zh")[2]
+    assert shown.split("$ kbcheck check --all --fix --lang zh\n", 1)[1].splitlines()[0] in fixed.splitlines()
+
+
 # -- the message type -------------------------------------------------------------------------
 def test_a_message_is_its_english_text_and_says_itself_in_chinese_with_nested_parts() -> None:
     actor = _("commit {sha}", sha="0123456789ab")
@@ -201,7 +232,6 @@ def test_plain_form_round_trips() -> None:
 
 
 # -- the catalogs -----------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "kbcheck" / "locale" / "zh" / "LC_MESSAGES" / "kbcheck.po"
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:[:!][^}]*)?\}")
 
