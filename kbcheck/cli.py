@@ -265,6 +265,7 @@ def cmd_digest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     repo = _repository()
     config = _config(repo, args.config)
+    _lang(args, config)  # errors from here on are said in the language of messages
     with showing(progress_for(err, "digest")):
         return run_digest(repo, config, args, out, err)
 

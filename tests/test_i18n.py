@@ -156,6 +156,13 @@ def test_an_error_after_the_config_is_read_follows_its_lang(kb: GitRepo) -> None
     assert run("check", "--diff", "nosuch-rev") == (2, "", "kbcheck：错误：未知的修订 'nosuch-rev'\n")
 
 
+def test_a_digest_error_in_the_language_of_messages(kb: GitRepo) -> None:
+    assert run("digest", "--lang", "zh") == (2, "", "kbcheck：错误：.kbcheck/baseline.json 处没有基线，也没有给出 --since："
+                                                   "请用 --since REV 指定起点，或用 kbcheck baseline update 记录一条基线\n")
+    code, _out, err = run("digest")  # the digest is Chinese by default, its errors follow `lang` in the file only
+    assert (code, err.startswith("kbcheck: error: no baseline at .kbcheck/baseline.json and no --since")) == (2, True)
+
+
 @pytest.mark.parametrize("command", [["check", "--all"], ["explain", "KB005"], ["digest"]])
 def test_an_unknown_lang_is_one_line_naming_the_languages(kb: GitRepo, command: list[str]) -> None:
     assert run(*command, "--lang", "fr") == (2, "", "kbcheck: error: unknown language 'fr' for --lang; choose one of: en, zh\n")

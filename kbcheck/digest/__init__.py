@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from kbcheck import i18n
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -27,8 +28,8 @@ def base_revision(repo: Repository, config: Config, since: str | None) -> str:
 
     path = baseline_path(repo, config)
     if not (path.exists() or path.is_symlink()):
-        raise UsageError(f"no baseline at {config.baseline} and no --since: give --since REV "
-                         "or record one with kbcheck baseline update")
+        raise UsageError(i18n._("no baseline at {path} and no --since: give --since REV "
+                                "or record one with kbcheck baseline update", path=config.baseline))
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
     return baseline.commit
