@@ -145,6 +145,54 @@ def test_fix_reports_what_it_changed_in_chinese(git_repo: GitRepo) -> None:
     assert (git_repo.path / doc).read_text(encoding="utf-8").endswith("本轮复采 245⭐ / 周增 +17\n")
 
 
+EVERY_RULE = {
+    CARD: FILES[CARD],
+    "organized/paper_cards/0001-2610-00001.md": '---\narxiv: "2610.00001"\n---\n正文\n',
+    "organized/repo_cards/4572-recursive-oss-rec.md": '---\nrepo: recursive-oss/rec\nstars: 245\n---\n正文\n',
+    "organized/knowledge/全部.md": """# 全部
+
+## §4.1 投机解码
+
+- EAGLE 类方法在长上下文下提速 3.1x（arXiv:2610.04418）
+- 另见 arXiv:2610.05555 的讨论
+- 详见 [笔记](../notes/missing.md)
+- organized/repo_cards/4572-recursive-oss-rec.md：243⭐
+
+## §6.2 趋势
+
+- 推理成本持续下降
+
+## §七 参考文献
+
+- arXiv:2610.04418
+- arXiv:2610.04419
+""",
+}
+
+
+def test_every_rule_says_its_findings_in_both_languages(git_repo: GitRepo) -> None:
+    """Each rule's messages go through the catalog: the English and Chinese of every finding differ."""
+    from kbcheck.rules import rule_ids
+
+    git_repo.commit_files(EVERY_RULE, "notes")
+    git_repo.write(".kbcheck.toml", '[authors.tom]\nemails = ["tom@example.org"]\nrole = "writer"\n')
+    git_repo.commit_all("config")
+    git_repo.write("organized/knowledge/新.md", "# 新\n")
+    git_repo.stage("organized/knowledge/新.md")
+    said = {}
+    for lang in ("en", "zh"):
+        found = []
+        for mode in ("--all", "--staged"):
+            code, out, err = run("check", mode, "--format", "json", "--lang", lang)
+            assert code == 1, err
+            found += json.loads(out)["findings"]
+        said[lang] = found
+    assert sorted({f["rule"] for f in said["en"]}) == list(rule_ids())
+    pairs = [(en["rule"], en["message"], zh["message"]) for en, zh in zip(said["en"], said["zh"])]
+    assert [pair for pair in pairs if pair[1] == pair[2]] == []
+    assert [f["fingerprint"] for f in said["en"]] == [f["fingerprint"] for f in said["zh"]]
+
+
 # -- errors -----------------------------------------------------------------------------------
 def test_an_error_in_chinese(kb: GitRepo) -> None:
     assert run("check", "nosuch.md", "--lang", "zh") == (2, "", "kbcheck：错误：路径不存在：nosuch.md\n")
