@@ -12,6 +12,7 @@ not pay for them (`docs/configuration.md`, key `lang`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,15 @@ def _(msgid: str, /, **values: Any) -> Text:
 def ngettext(singular: str, plural: str, number: int, /, **values: Any) -> Text:
     """A message with a count in it: the catalog chooses the form for `number` (Chinese has one)."""
     return Text(singular, values, plural, number)
+
+
+def listing(items: Iterable[str]) -> str:
+    """Items in running text: `a, b, c` in English, `a、b、c` in Chinese."""
+    parts = list(items)
+    joined = parts[-1] if parts else ""
+    for part in reversed(parts[:-1]):
+        joined = _("{item}, {items}", item=part, items=joined)
+    return joined
 
 
 def check_lang(value: str, where: str) -> str:

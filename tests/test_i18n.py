@@ -280,6 +280,14 @@ def test_plural_forms() -> None:
     assert (say(one, "zh"), say(many, "zh")) == ("1 个文件", "3 个文件")
 
 
+def test_a_listing_is_joined_as_each_language_writes_lists() -> None:
+    from kbcheck.i18n import listing
+
+    three = listing(["a.md", "b.md", "c.md"])
+    assert (three, say(three, "zh")) == ("a.md, b.md, c.md", "a.md、b.md、c.md")
+    assert (listing(["a.md"]), listing([])) == ("a.md", "")
+
+
 def test_plain_form_round_trips() -> None:
     message = _("required field '{field}' is missing", field="title")
     again = Text.from_plain(message.plain())

@@ -87,11 +87,11 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
 
 
 def _summary(findings: tuple[Finding, ...]) -> str:
-    from kbcheck.i18n import ngettext
+    from kbcheck.i18n import listing, ngettext
 
     counts = Counter(f.rule for f in findings)
     total = len(findings)
-    rules = ", ".join(f"{rule} ×{n}" for rule, n in sorted(counts.items()))
+    rules = listing(f"{rule} ×{n}" for rule, n in sorted(counts.items()))
     return ngettext("{count} problem ({rules})", "{count} problems ({rules})", total, count=total, rules=rules)
 
 

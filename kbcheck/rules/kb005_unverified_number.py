@@ -62,7 +62,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
-from kbcheck.i18n import _, ngettext
+from kbcheck.i18n import _, listing, ngettext
 from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             message = _("{number} has no source in its block, its sections or the file's own sources; "
                         "cite the paper, repo or card it comes from", number=claim.text)
         elif verdict.reason == NOT_IN_CARDS:
-            names = ", ".join(card.path for card in verdict.cards[:3])
+            names = listing(card.path for card in verdict.cards[:3])
             count = len(verdict.cards)
             message = ngettext("{number} is not found in the cited card {cards}", "{number} is not found in the cited cards {cards}",
                                count, number=claim.text, cards=names)

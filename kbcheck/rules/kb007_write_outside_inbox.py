@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.authors import allowed_globs, may_write
 from kbcheck.findings import Problem
-from kbcheck.i18n import _
+from kbcheck.i18n import _, listing
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -133,4 +133,4 @@ def _outside_message(config: Config, change: Change) -> str:
         return _("{author} (role {role}) may write nothing: role '{role}' has no globs in [roles]; {what}",
                  author=change.author, role=role, what=_what(change))
     return _("{author} (role {role}) may write only {globs}; {what}",
-             author=change.author, role=role, globs=", ".join(globs), what=_what(change))
+             author=change.author, role=role, globs=listing(globs), what=_what(change))
