@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck import git
+from kbcheck import git, i18n
 from kbcheck.cache import repository_cache
 from kbcheck.engine import RunOptions, check
 from kbcheck.errors import GitError, KbcheckError
@@ -98,7 +98,7 @@ def read_baseline(repo: Repository, config: Config, *, required: bool = False) -
         raise BaselineError(str(exc)) from None
     if data is None:
         if required:
-            raise BaselineError(f"no baseline at {config.baseline}; run kbcheck baseline update")
+            raise BaselineError(i18n._("no baseline at {path}; run kbcheck baseline update", path=config.baseline))
         return None
     return parse_baseline(data, config.baseline)
 

@@ -35,7 +35,7 @@ def statistics_lines(report: Report) -> list[str]:
     return [f"{count:>{width}}  {rule}  {name}" for (rule, name), count in ordered]
 
 
-def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool) -> None:
+def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool, lang: str) -> None:
     from kbcheck.reporters.text import format_finding, summary_line
 
     for finding in report.findings:
@@ -44,25 +44,50 @@ def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, stati
         for line in statistics_lines(report):
             out.write(line + "\n")
     if not quiet:
-        out.write(summary_line(report) + "\n")
+        out.write(summary_line(report, lang=lang) + "\n")
+
+
+#: formats a person reads: they follow the run's language; the others are read by programs and
+#: stay English unless `--lang` asks otherwise (`docs/output.md`)
+READ_BY_PEOPLE = ("text", "github")
+
+
+def output_lang(options: CheckOptions, lang: str) -> str:
+    """The language `options.format` is written in."""
+    return lang if options.format in READ_BY_PEOPLE or options.lang else "en"
+
+
+def localized(report: Report, lang: str) -> Report:
+    """The report with each finding's message said in `lang` (its fingerprint, subject and the rest unchanged)."""
+    if lang == "en":
+        return report
+    from dataclasses import replace
+
+    from kbcheck.i18n import say
+
+    return replace(report, findings=tuple(replace(f, message=say(f.message, lang)) for f in report.findings),
+                   notices=tuple(say(notice, lang) for notice in report.notices))
 
 
 def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule], out: TextIO,
-                 root: Path, cwd: Path) -> None:
-    """Render the report in `options.format` to stdout, or to `--output` (replaced atomically)."""
+                 root: Path, cwd: Path, *, lang: str = "en") -> None:
+    """Render the report in `options.format` to stdout, or to `--output` (replaced atomically),
+    its messages in `lang` where the format follows it."""
     from kbcheck.reporters import render
 
     if options.statistics and options.format != "text":
         raise UsageError("--statistics counts findings in the text format; the other formats carry every finding")
+    lang = output_lang(options, lang)
+    report = localized(report, lang)
     target: TextIO = io.StringIO() if options.output else out
     color = options.format == "text" and use_color(options.color, target)
     if options.format == "text":
         from kbcheck.paths import report_from_here
 
         _render_text(report_from_here(report, root, cwd), target, color=color,
-                     quiet=options.quiet, statistics=options.statistics)
+                     quiet=options.quiet, statistics=options.statistics, lang=lang)
     else:
-        render(options.format, report, rules, target, color=color)
+        render(options.format, report, rules, target, color=color, lang=lang)
     if options.output:
         from kbcheck.baseline import write_atomically
 

@@ -75,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
+    check.add_argument("--lang", metavar="zh|en",
+                       help="language of messages, notices and errors (default: lang in .kbcheck.toml, else en); "
+                       "json, sarif and gitlab stay English unless it is given")
     check.set_defaults(handler=cmd_check)
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
@@ -82,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--to", metavar="REV", help="compare to REV (default: HEAD)")
     digest.add_argument("--manifest", metavar="FILE", help="take the items from a manifest instead of the diff")
     digest.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    digest.add_argument("--lang", choices=("zh", "en"), help="language of the markdown (default: config lang)")
+    digest.add_argument("--lang", metavar="zh|en", help="language of the markdown (default: config lang)")
     digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.set_defaults(handler=cmd_digest)
@@ -110,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     rules.set_defaults(handler=cmd_rules)
     explain = sub.add_parser("explain", help="explain a rule: what, why, examples, fix, suppress")
     explain.add_argument("rule", metavar="KBnnn|NAME", help="a rule id or name, e.g. KB005 or unverified-number")
+    explain.add_argument("--lang", metavar="zh|en", help="language (default: lang in .kbcheck.toml, else en)")
     explain.set_defaults(handler=cmd_explain)
     init = sub.add_parser("init", help="write a commented .kbcheck.toml with every default")
     init.add_argument("--force", action="store_true", help="overwrite an existing .kbcheck.toml")
@@ -171,7 +175,7 @@ def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.commands.explain import run_explain
 
-    return run_explain(args.rule, out)
+    return run_explain(args.rule, out, args.lang)
 
 
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

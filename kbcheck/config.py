@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
+from kbcheck.i18n import _
 from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
@@ -131,6 +132,10 @@ class Config:
     authors: dict[str, Author] = field(default_factory=dict)
     #: where the configuration came from (for messages), None for defaults
     source: str | None = None
+    #: the language of kbcheck's messages: `lang` when the file sets it, else English (the digest
+    #: alone follows `lang`'s default; see docs/configuration.md). How findings are said, not which
+    #: there are: two configurations that check alike are equal
+    message_lang: str = field(default="en", compare=False)
 
     def fingerprint(self) -> str:
         """What a cached parse of a document depends on (the heading patterns, markers)."""
@@ -181,7 +186,7 @@ def load_config(root: Path, config_file: str | Path | None = None) -> Config:
         path = Path(config_file)
         name = _display_name(root, path)
         if not path.exists():
-            raise ConfigError(f"config file {name!r} not found")
+            raise ConfigError(_("config file {name} not found", name=repr(name)))
         return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True)
     own = root / CONFIG_FILE
     if own.exists() or own.is_symlink():
@@ -359,7 +364,10 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], wh
         if key not in valid:
             if len(key) > _QUOTE_CHARS:
                 _fail(f"unknown key {_quote(key)} in {where}")
-            _fail(f"unknown key {key!r} in {where}; {_suggest(key, valid, 'keys')}")
+            near = difflib.get_close_matches(key, valid, n=1)
+            if near:
+                _fail(_("unknown key {key} in {where}; did you mean {near}?", key=repr(key), where=where, near=repr(near[0])))
+            _fail(_("unknown key {key} in {where}; valid keys are: {valid}", key=repr(key), where=where, valid=", ".join(valid)))
 
 
 def _table(value: object, key: str, where: str) -> dict[str, Any]:
@@ -576,7 +584,8 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     fields["reference-kinds"] = _reference_kinds(merged["reference-kinds"], where)
     fields["roles"] = roles = _roles(merged["roles"], where)
     fields["authors"] = _authors(merged["authors"], roles, where)
-    return Config(**{key.replace("-", "_"): value for key, value in fields.items()}, source=source)
+    return Config(**{key.replace("-", "_"): value for key, value in fields.items()}, source=source,
+                  message_lang=fields["lang"] if "lang" in options else "en")
 
 
 # --- kbcheck init ---------------------------------------------------------------------------
@@ -597,7 +606,7 @@ _COMMENTS = {
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",
     "backfill-age-years": "a new paper card whose paper is older than this at its collection date is the collector back-filling (a review item)",
     "scope-categories": "paper categories the digest treats as in scope; empty: every category",
-    "lang": "digest language: \"zh\" or \"en\"",
+    "lang": "the knowledge base's language, \"zh\" or \"en\": the digest's, and kbcheck's messages' when set here",
     "baseline": "committed file holding the baseline commit and the accepted findings",
     "ignore": "rule ids never reported, e.g. [\"KB009\"]",
     "severity": "rule id -> \"error\" or \"warning\", e.g. {KB002 = \"error\"}",

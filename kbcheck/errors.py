@@ -16,10 +16,13 @@ class KbcheckError(Exception):
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.path = path
         self.line = line
-        where = ""
+        #: as raised: a message built with `kbcheck.i18n._` can be said in the run's language
+        self.message = message
+        #: `path:line: ` before the message, "" when the error names no file
+        self.where = ""
         if path is not None:
-            where = f"{path}:{line}: " if line is not None else f"{path}: "
-        super().__init__(f"{where}{message}")
+            self.where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(f"{self.where}{message}")
 
 
 class ConfigError(KbcheckError):

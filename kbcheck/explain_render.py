@@ -13,6 +13,7 @@ import difflib
 from typing import TYPE_CHECKING
 
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -37,8 +38,11 @@ def find_rule(key: str) -> Rule:
             return rule
     spellings = [*rules, *(rule.name for rule in rules.values())]
     close = difflib.get_close_matches(wanted.upper() if wanted[:2].lower() == "kb" else wanted.lower(), spellings, n=1)
-    hint = f"; did you mean {close[0]}?" if close else ""
-    raise UsageError(f"unknown rule '{key}'{hint} (valid rules: {', '.join(rules)}, or their names; see `kbcheck rules`)")
+    if close:
+        raise UsageError(_("unknown rule '{rule}'; did you mean {close}? (valid rules: {rules}, or their names; see `kbcheck rules`)",
+                           rule=key, close=close[0], rules=", ".join(rules)))
+    raise UsageError(_("unknown rule '{rule}' (valid rules: {rules}, or their names; see `kbcheck rules`)",
+                       rule=key, rules=", ".join(rules)))
 
 
 def _inline(children: list[Token], color: bool) -> str:
@@ -111,9 +115,32 @@ def render_markdown(text: str, *, color: bool) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def explain(rule: Rule, *, rendered: bool, color: bool) -> str:
-    """The text `kbcheck explain` prints: a title line, then the doc (rendered or raw markdown)."""
-    title = f"{rule.id} {rule.name} (default severity: {rule.severity})"
+def _is_code(paragraph: str) -> bool:
+    return all(line.startswith(INDENT) or not line.strip() for line in paragraph.split("\n"))
+
+
+def doc_paragraphs(doc: str) -> list[str]:
+    """The prose paragraphs of a rule's doc: each is one message of the catalogs (code is not translated)."""
+    return [paragraph for paragraph in doc.split("\n\n") if paragraph.strip() and not _is_code(paragraph)]
+
+
+def translated_doc(doc: str, lang: str) -> str:
+    """The doc in `lang`, paragraph by paragraph; a paragraph with no translation stays English."""
+    from kbcheck.i18n import catalog
+
+    if lang == "en":
+        return doc
+    translations = catalog(lang)
+    return "\n\n".join(paragraph if _is_code(paragraph) or not paragraph.strip() else translations.gettext(paragraph)
+                       for paragraph in doc.split("\n\n"))
+
+
+def explain(rule: Rule, *, rendered: bool, color: bool, lang: str = "en") -> str:
+    """The text `kbcheck explain` prints: a title line, then the doc (rendered or raw markdown), in `lang`."""
+    from kbcheck.i18n import say
+
+    title = say(_("{id} {name} (default severity: {severity})", id=rule.id, name=rule.name, severity=rule.severity), lang)
+    doc = translated_doc(rule.doc, lang)
     if not rendered:
-        return f"{title}\n\n{rule.doc}\n"
-    return (f"{_BOLD}{title}{_RESET}" if color else title) + "\n\n" + render_markdown(rule.doc, color=color)
+        return f"{title}\n\n{doc}\n"
+    return (f"{_BOLD}{title}{_RESET}" if color else title) + "\n\n" + render_markdown(doc, color=color)

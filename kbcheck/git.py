@@ -23,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from kbcheck import i18n
 from kbcheck.errors import GitError
 
 #: the empty tree, which git knows without it being stored (sha1, sha256)
@@ -116,12 +117,12 @@ def open_repository(start: Path) -> Repository:
     try:
         import git
     except ImportError:  # GitPython refuses to import when it finds no git executable
-        raise GitError("git is not installed or not on PATH") from None
+        raise GitError(i18n._("git is not installed or not on PATH")) from None
 
     try:
         handle = git.Repo(start, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise GitError(f"not a git repository: {start}") from None
+        raise GitError(i18n._("not a git repository: {path}", path=str(start))) from None
     except (git.GitError, OSError) as exc:
         raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
     if handle.bare or handle.working_tree_dir is None:
@@ -164,7 +165,7 @@ def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = 
         try:
             status, out, err = repo.handle.git.execute([repo.handle.git.GIT_PYTHON_GIT_EXECUTABLE, *args], **options)
         except git.GitCommandNotFound:
-            raise GitError("git is not installed or not on PATH") from None
+            raise GitError(i18n._("git is not installed or not on PATH")) from None
         except (git.GitError, OSError) as exc:
             raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
     if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
@@ -207,15 +208,15 @@ def is_shallow(repo: Repository) -> bool:
 def resolve(repo: Repository, rev: str) -> str:
     """The full sha of the commit `rev` names; GitError "unknown revision" otherwise."""
     if not rev or rev.startswith("-") or any(c in rev for c in "\0\n"):
-        raise GitError(f"unknown revision '{rev}'")
+        raise GitError(i18n._("unknown revision '{rev}'", rev=rev))
     status, out = run(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
     if status == 0:
         return out.decode().strip()
     if is_shallow(repo):
-        raise GitError(f"unknown revision '{rev}': {_SHALLOW_HINT}")
+        raise GitError(i18n._("unknown revision '{rev}': {hint}", rev=rev, hint=_SHALLOW_HINT))
     if head_sha(repo) is None:
-        raise GitError(f"unknown revision '{rev}': the repository has no commits yet")
-    raise GitError(f"unknown revision '{rev}'")
+        raise GitError(i18n._("unknown revision '{rev}': the repository has no commits yet", rev=rev))
+    raise GitError(i18n._("unknown revision '{rev}'", rev=rev))
 
 
 def object_format(repo: Repository) -> str:
@@ -629,7 +630,7 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
     base = resolve(repo, rev)
     head = head_sha(repo)
     if head is None:
-        raise GitError("HEAD has no commits yet; nothing to compare with")
+        raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
     _, out = run(repo, "log", "-z", "--reverse", "--no-show-signature", "--no-color",
                  "--format=%H%x00%P%x00%an%x00%ae", f"{base}..{head}", "--")
     fields = _decode(out).split("\0")
@@ -672,7 +673,7 @@ def fork_point(repo: Repository, base: str) -> tuple[str, str]:
     start = resolve(repo, base)
     head = head_sha(repo)
     if head is None:
-        raise GitError("HEAD has no commits yet; nothing to compare with")
+        raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
     fork = merge_base(repo, start, head)
     if fork is None:
         hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kbcheck import git
+from kbcheck import git, i18n
 from kbcheck.errors import GitError, UsageError
 from kbcheck.git import Change
 from kbcheck.snapshots import (
@@ -116,11 +116,11 @@ def _repo_relative(repo: git.Repository, arg: str) -> tuple[str, Path]:
     try:
         rel = candidate.relative_to(root)
     except ValueError:
-        raise UsageError(f"path is outside the repository: {arg}") from None
+        raise UsageError(i18n._("path is outside the repository: {path}", path=arg)) from None
     text = rel.as_posix()
     text = "" if text == "." else text
     if text.split("/", 1)[0] == ".git" or candidate == Path(os.path.realpath(repo.git_dir)):
-        raise UsageError(f"path is inside the git directory: {arg}")
+        raise UsageError(i18n._("path is inside the git directory: {path}", path=arg))
     return text, candidate
 
 
@@ -134,13 +134,13 @@ def _name_paths(repo: git.Repository, args: Iterable[str]) -> _Named:
             named.missing.append((arg, rel))
             continue
         if stat.S_ISLNK(st.st_mode):
-            named.notices.append(f"{rel or arg}: skipped: symlink (not followed)")
+            named.notices.append(i18n._("{path}: skipped: symlink (not followed)", path=rel or arg))
         elif stat.S_ISDIR(st.st_mode):
             named.folders.append(rel)
         elif stat.S_ISREG(st.st_mode):
             named.files.append(rel)
         else:
-            named.notices.append(f"{rel or arg}: skipped: not a regular file")
+            named.notices.append(i18n._("{path}: skipped: not a regular file", path=rel or arg))
     return named
 
 
@@ -149,8 +149,8 @@ def _without_lines(repo: git.Repository, notices: list[str], exc: GitError) -> N
     then every finding in the changed files is reported (as `--filter file`), with a notice."""
     if not is_partial_clone(repo):
         raise exc
-    notices.append(f"changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
-                   f"({exc}); reporting every finding in the changed files")
+    notices.append(i18n._("changed lines unknown: this partial clone lacks earlier versions and cannot fetch them "
+                     "({reason}); reporting every finding in the changed files", reason=str(exc)))
 
 
 def _staged(repo: git.Repository, notices: list[str]) -> tuple[list[Change], dict[str, set[int]] | None]:
@@ -227,7 +227,7 @@ def select(
 
     if mode == "paths":
         for arg, _ in named.missing:
-            raise UsageError(f"path does not exist: {arg}")
+            raise UsageError(i18n._("path does not exist: {path}", path=arg))
         extra = list(named.files)
         if named.folders:
             extra += git.ls_worktree(repo, untracked=True, under=named.folders)
@@ -260,7 +260,7 @@ def select(
     if paths:
         for arg, rel in named.missing:
             if not snapshot.exists(rel):
-                raise UsageError(f"path does not exist: {arg}")
+                raise UsageError(i18n._("path does not exist: {path}", path=arg))
             (named.files if snapshot.blob_id(rel) is not None else named.folders).append(rel)
         selected = [p for p in snapshot.paths() if named.covers(p)]
     else:  # a regular file, not excluded: what `paths()` lists

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kbcheck.i18n import _
 from kbcheck.model.cards import Card, parse_card
 from kbcheck.model.document import Document
 from kbcheck.model.facts import (
@@ -156,12 +157,12 @@ class FactStore:
 
     def _over_limit(self, size: int) -> str | None:
         if size > self.max_file_size:
-            return f"skipped: {size} bytes is over max-file-size ({self.max_file_size})"
+            return _("skipped: {size} bytes is over max-file-size ({limit})", size=size, limit=self.max_file_size)
         return None
 
     def _skip(self, path: str, reason: str) -> None:
         self._unread[path] = reason
-        self.notices.append(f"{path}: {reason}")
+        self.notices.append(_("{path}: {reason}", path=path, reason=reason))
         self._texts[path] = None
 
     def _served(self, path: str, hit: object) -> object | None:

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.i18n import _
+
 if TYPE_CHECKING:
     from kbcheck.engine import Stamped
     from kbcheck.model.knowledge_base import KnowledgeBase
@@ -75,14 +77,13 @@ def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
 
 
 def _unknown(name: str, known: Sequence[str], names: dict[str, str]) -> str:
-    hint = ""
     if name.lower() in names:
-        hint = f"; write the id {names[name.lower()]}, not the name"
-    else:
-        close = difflib.get_close_matches(name.upper(), known, n=1)
-        if close:
-            hint = f"; did you mean {close[0]}?"
-    return f"disable comment names unknown rule '{name}'{hint}"
+        return _("disable comment names unknown rule '{name}'; write the id {id}, not the name",
+                 name=name, id=names[name.lower()])
+    close = difflib.get_close_matches(name.upper(), known, n=1)
+    if close:
+        return _("disable comment names unknown rule '{name}'; did you mean {id}?", name=name, id=close[0])
+    return _("disable comment names unknown rule '{name}'", name=name)
 
 
 def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Sequence[Stamped],
@@ -106,12 +107,15 @@ def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Se
         for name in directive.names:
             rule_id = name.upper()
             if rule_id not in rules:
-                notices.append(f"{path}:{directive.line}: {_unknown(name, known, names)}")
+                notices.append(_("{path}:{line}: {notice}", path=path, line=directive.line,
+                                 notice=_unknown(name, known, names)))
             elif rule_id in CHANGE_RULES:
-                notices.append(f"{path}:{directive.line}: {rule_id} judges the change, not the text: "
-                               f"a disable comment cannot suppress it (see `kbcheck explain {rule_id}`)")
+                notices.append(_("{path}:{line}: {id} judges the change, not the text: "
+                                 "a disable comment cannot suppress it (see `kbcheck explain {id}`)",
+                                 path=path, line=directive.line, id=rule_id))
             elif report_unused and rule_id in ran_ids and not _used(directive, rule_id, stamped):
-                notices.append(f"{path}:{directive.line}: {UNUSED}: {rule_id} reports nothing it covers")
+                notices.append(_("{path}:{line}: unused disable comment: {id} reports nothing it covers",
+                                 path=path, line=directive.line, id=rule_id))
     return notices
 
 

@@ -23,7 +23,8 @@ def test_first_commit_after_init_passes_the_hook(git_repo: GitRepo) -> None:
     git_repo.write("organized/knowledge/推理.md", "# 推理\n\n正文。\n")
     git_repo.stage(".kbcheck.toml", "organized/knowledge/推理.md")
     code, out, err = run("check", "--staged")
-    assert (code, out, err) == (0, "No findings in 1 file.\n", "")
+    # `kbcheck init` writes lang = "zh": from then on kbcheck speaks the knowledge base's language
+    assert (code, out, err) == (0, "1 个文件中没有发现问题。\n", "")
 
 
 def test_without_init_the_same_commit_fails_kb007(git_repo: GitRepo) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck.errors import KbcheckError
+from kbcheck.errors import KbcheckError, UsageError
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -23,13 +23,17 @@ if TYPE_CHECKING:
 
 
 def run_command(command: Callable[[], int], out: TextIO, err: TextIO) -> int:
-    """Run one command; an error becomes one `kbcheck: error: …` line on `err` and its exit status."""
+    """Run one command; an error becomes one `kbcheck: error: …` line on `err` (in the language of
+    the command's messages, once it knows it) and its exit status."""
+    from kbcheck.i18n import MESSAGE_LANG
+
+    token = MESSAGE_LANG.set("en")
     try:
         status = int(command())
         out.flush()
         return status
     except KbcheckError as exc:
-        print(f"kbcheck: error: {one_line(str(exc))}", file=err)
+        print(error_line(exc, MESSAGE_LANG.get()), file=err)
         return exc.exit_code
     except KeyboardInterrupt:
         print("kbcheck: interrupted", file=err)
@@ -42,6 +46,17 @@ def run_command(command: Callable[[], int], out: TextIO, err: TextIO) -> int:
             raise
         print(f"kbcheck: internal error: {type(exc).__name__}: {exc} (set KBCHECK_DEBUG=1 for details)", file=err)
         return 2
+    finally:
+        MESSAGE_LANG.reset(token)
+
+
+def error_line(exc: KbcheckError, lang: str) -> str:
+    """`kbcheck: error: …` on one line, said in `lang` when its message can be."""
+    if lang == "en":
+        return f"kbcheck: error: {one_line(str(exc))}"
+    from kbcheck.i18n import _, say
+
+    return say(_("kbcheck: error: {message}", message=one_line(exc.where + say(exc.message, lang))), lang)
 
 
 def one_line(text: str) -> str:
@@ -53,10 +68,12 @@ def one_line(text: str) -> str:
     return text
 
 
-def notify(lines: Sequence[str], err: TextIO) -> None:
-    """Each notice as one `kbcheck: …` line on `err`."""
+def notify(lines: Sequence[str], err: TextIO, lang: str = "en") -> None:
+    """Each notice as one `kbcheck: …` line on `err`, said in `lang`."""
+    from kbcheck.i18n import say
+
     for line in lines:
-        print(f"kbcheck: {one_line(line)}", file=err)
+        print(f"kbcheck: {one_line(say(line, lang))}", file=err)
 
 
 def discard_output(stream: TextIO) -> None:
@@ -85,4 +102,24 @@ def configuration(repo: Repository, config_file: str | None) -> Config:
     return load_config(repo.root, config_file)
 
 
-__all__ = ["configuration", "discard_output", "notify", "one_line", "repository", "run_command"]
+def message_lang(requested: str | None, config: Config | None) -> str:
+    """The language of this command's messages: `--lang`, else the configuration's (English unless it
+    sets `lang`). Errors raised from now on are said in it (`run_command`)."""
+    from kbcheck.i18n import MESSAGE_LANG
+
+    lang = checked_lang(requested, "--lang") if requested else (config.message_lang if config else "en")
+    MESSAGE_LANG.set(lang)
+    return lang
+
+
+def checked_lang(value: str, where: str) -> str:
+    """`value` when it is a language kbcheck speaks; else a UsageError naming the ones it does."""
+    from kbcheck.i18n import LANGS
+
+    if value not in LANGS:
+        raise UsageError(f"unknown language {value!r} for {where}; choose one of: {', '.join(LANGS)}")
+    return value
+
+
+__all__ = ["checked_lang", "configuration", "discard_output", "error_line", "message_lang", "notify", "one_line",
+           "repository", "run_command"]

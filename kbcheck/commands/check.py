@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck.commands import configuration, discard_output, notify, repository
+from kbcheck.commands import configuration, discard_output, message_lang, notify, repository
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ class CheckOptions:
     report_unused_disables: bool = False
     quiet: bool = False
     color: str = "auto"
+    #: `--lang`: the language of messages; None: the configuration's (`docs/configuration.md`)
+    lang: str | None = None
 
 
 def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
@@ -57,6 +59,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     from kbcheck.rules import all_rules
     from kbcheck.sources import select
 
+    message_lang(options.lang, None)  # an error from here on is said in `--lang`
     if options.rev == "" and not options.fix:
         raise UsageError("--diff needs REV (only --fix --diff takes none)")
     if options.rev and options.mode:
@@ -67,6 +70,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
     config = configuration(repo, options.config)
+    lang = message_lang(options.lang, config)
     selection = select(repo, config, mode=mode, paths=list(options.paths), rev=options.rev,
                        net=options.actor is not None)
     policy = trusted_config(repo, config, selection.base, options.config)
@@ -80,12 +84,13 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     report = check(kb, config, selection, run)
     kb.facts.flush()
     if not options.quiet:
-        notify([*getattr(selection, "notices", ()), *report.notices], err)
+        notify([*getattr(selection, "notices", ()), *report.notices], err, lang)
     fixes = None
     if options.fix:
         from kbcheck.fix.run import run_fixes
 
-        fixes = run_fixes(repo, selection.snapshot, report, show_diff=options.rev == "", out=out, err=err)
+        fixes = run_fixes(repo, selection.snapshot, report, show_diff=options.rev == "", out=out, err=err,
+                           lang=lang)
         if options.rev == "":
             return fixes.status(1 if fixes.fixed else 0)
         report = fixes.report
@@ -94,7 +99,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     if fixes is not None:
         status = fixes.status(status)
     try:
-        write_report(options, report, all_rules(), out, repo.root, Path.cwd())
+        write_report(options, report, all_rules(), out, repo.root, Path.cwd(), lang=lang)
         out.flush()
     except BrokenPipeError:
         discard_output(out)

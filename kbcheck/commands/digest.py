@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck.commands import configuration, notify, repository
+from kbcheck.commands import checked_lang, configuration, message_lang, notify, repository
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -37,6 +37,8 @@ def run_digest(options: DigestOptions, out: TextIO, err: TextIO) -> int:
     """Write the brief of what changed since the baseline (or `--since`); 0 once it is written."""
     from kbcheck.progress import progress_for, showing
 
+    if options.lang:
+        message_lang(options.lang, None)  # an error from here on is said in `--lang`
     repo = repository()
     config = configuration(repo, options.config)
     with showing(progress_for(err, "digest")):
@@ -47,23 +49,27 @@ def write_digest(repo: Repository, config: Config, options: DigestOptions, out: 
     """The brief to `--output` (atomically) or to `out`; the digest's notices to `err`."""
     from kbcheck.files import atomic_file
 
-    lang = options.lang or config.lang
+    # the brief's language is `lang` (zh by default); kbcheck's own messages follow `lang` only when
+    # the configuration sets it, as `check`'s do (`docs/configuration.md`)
+    lang = checked_lang(options.lang, "--lang") if options.lang else config.lang
+    said_in = message_lang(options.lang, config)
     output = _output_path(repo, options.output) if options.output else None
     if output is None:
-        out.write(_digest_text(repo, config, options, lang, err))
+        out.write(_digest_text(repo, config, options, lang, said_in, err))
         return 0
     # opened first: an interrupted run (SIGINT, SIGTERM) removes its temporary file
     with atomic_file(output) as target:
-        target.write(_digest_text(repo, config, options, lang, err).encode("utf-8"))
+        target.write(_digest_text(repo, config, options, lang, said_in, err).encode("utf-8"))
     return 0
 
 
-def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang: str, err: TextIO) -> str:
+def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang: str, said_in: str,
+                 err: TextIO) -> str:
     from kbcheck.digest import make_digest, render_digest
 
     digest = make_digest(repo, config, since=options.since, to=options.to, manifest=options.manifest, lang=lang)
     text = render_digest(digest, options.format, lang)
-    notify(digest.notices, err)
+    notify(digest.notices, err, said_in)
     return text
 
 

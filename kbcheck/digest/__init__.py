@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kbcheck import i18n
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -24,8 +25,8 @@ def base_revision(repo: Repository, config: Config, since: str | None) -> str:
 
     path = baseline_path(repo, config)
     if not (path.exists() or path.is_symlink()):
-        raise UsageError(f"no baseline at {config.baseline} and no --since: give --since REV "
-                         "or record one with kbcheck baseline update")
+        raise UsageError(i18n._("no baseline at {path} and no --since: give --since REV "
+                                "or record one with kbcheck baseline update", path=config.baseline))
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
     return baseline.commit

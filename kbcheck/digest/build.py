@@ -141,7 +141,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
                  stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
-        item.warnings = [*item.cautions, *(finding_line(f) for f in index.concerning(item))]
+        item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
     increments = [i for i in items if i.cls == INCREMENT]
     if increments:

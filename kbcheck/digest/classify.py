@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kbcheck import i18n
 from kbcheck.digest.model import (
     ADDED,
     DELETED,
@@ -62,7 +63,7 @@ def stale_numbers(item: Item, findings: Sequence[Finding], lang: str) -> list[st
             continue
         now = _NOW_SAYS.search(finding.message)
         out.append(say(lang, "stale", text=finding.subject, path=finding.path, line=finding.line,
-                       now=say(lang, "now", value=now.group(1)) if now else finding.message))
+                       now=say(lang, "now", value=now.group(1)) if now else i18n.say(finding.message, lang)))
     return out
 
 
@@ -88,8 +89,9 @@ class FindingIndex:
         return out
 
 
-def finding_line(finding: Finding) -> str:
-    return f"{finding.rule} {finding.path}:{finding.line}: {finding.message}"
+def finding_line(finding: Finding, lang: str) -> str:
+    """A finding as a warning of the item it concerns, its message in the digest's language."""
+    return f"{finding.rule} {finding.path}:{finding.line}: {i18n.say(finding.message, lang)}"
 
 
 def _gaps(item: Item, lang: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from kbcheck import i18n
 from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import clauses, field_changes, join, say
 from kbcheck.findings import printable_path
@@ -173,7 +174,8 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     if living:
         out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
 
-    checklist = [f"- ⚠ {f.rule} {_code(f.path)}:{f.line}{_colon(lang)}{escape_markdown(f.message)}" for f in digest.findings_new]
+    checklist = [f"- ⚠ {f.rule} {_code(f.path)}:{f.line}{_colon(lang)}{escape_markdown(i18n.say(f.message, lang))}"
+                 for f in digest.findings_new]
     cautions = [f"- ⚠ {escape_markdown(item.title)}{_colon(lang)}{escape_markdown(caution)}" for item in increments for caution in item.cautions]
     out += [f"## {say(lang, 'md.checklist')}", ""]
     if checklist:

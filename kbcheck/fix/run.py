@@ -41,12 +41,13 @@ class FixRun:
 
 
 def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff: bool,
-              out: TextIO, err: TextIO) -> FixRun:
+              out: TextIO, err: TextIO, lang: str = "en") -> FixRun:
     """Fix (or, with `show_diff`, print as a diff) every reported finding that carries an edit.
 
-    One line per file on `err`: what was fixed there, or why it was refused.
+    One line per file on `err`, in `lang`: what was fixed there, or why it was refused.
     """
     from kbcheck.git import object_format
+    from kbcheck.i18n import _, say
 
     by_path: dict[str, list[Finding]] = {}
     for finding in report.findings:
@@ -61,8 +62,8 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
         checked = snapshot.blob_id(path)
         if current is None or checked is None or blob_id(current, fmt) != checked:
             refused.append(path)
-            print(f"kbcheck: not fixed {_quoted(path)}: the working tree differs from what was checked "
-                  "(unstaged changes?)", file=err)
+            print(say(_("kbcheck: not fixed {path}: the working tree differs from what was checked (unstaged changes?)",
+                        path=_quoted(path)), lang), file=err)
             continue
         applied = apply_fixes(current, findings)
         if not applied.fixed:
@@ -71,21 +72,27 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
             out.write(_unified_diff(path, current, applied.data))
         elif not replace_if_unchanged(repo.root, path, current, applied.data):
             refused.append(path)
-            print(f"kbcheck: not fixed {_quoted(path)}: the file changed while it was being fixed", file=err)
+            print(say(_("kbcheck: not fixed {path}: the file changed while it was being fixed", path=_quoted(path)), lang),
+                  file=err)
             continue
         done.update(applied.fixed)
         fixed.append(path)
-        verb = "would fix" if show_diff else "fixed"
-        print(f"kbcheck: {verb} {_quoted(path)}: {_summary(applied.fixed)}", file=err)
+        if show_diff:
+            line = _("kbcheck: would fix {path}: {summary}", path=_quoted(path), summary=_summary(applied.fixed))
+        else:
+            line = _("kbcheck: fixed {path}: {summary}", path=_quoted(path), summary=_summary(applied.fixed))
+        print(say(line, lang), file=err)
     remaining = report if show_diff else replace(report, findings=tuple(f for f in report.findings if f not in done))
     return FixRun(remaining, tuple(fixed), tuple(refused))
 
 
 def _summary(findings: tuple[Finding, ...]) -> str:
+    from kbcheck.i18n import listing, ngettext
+
     counts = Counter(f.rule for f in findings)
     total = len(findings)
-    rules = ", ".join(f"{rule} ×{n}" for rule, n in sorted(counts.items()))
-    return f"{total} problem{'s' if total != 1 else ''} ({rules})"
+    rules = listing(f"{rule} ×{n}" for rule, n in sorted(counts.items()))
+    return ngettext("{count} problem ({rules})", "{count} problems ({rules})", total, count=total, rules=rules)
 
 
 def _quoted(path: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from kbcheck.i18n import Text, _
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.claims import numeric_values
 from kbcheck.model.ids import arxiv_to_file_stem, is_arxiv_id, normalize_arxiv, normalize_repo
@@ -34,6 +35,16 @@ class CardProblem:
 
     line: int
     message: str
+    #: how the message was said (`Text.plain`), so an output can say it in another language
+    said: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, line: int, message: Text) -> CardProblem:
+        return cls(line, str(message), message.plain())
+
+    def text(self) -> str:
+        """The message as a `Text` when it was said as one (it survives the parse cache as plain data)."""
+        return Text.from_plain(self.said) if self.said else self.message
 
 
 @dataclass(frozen=True)
@@ -141,9 +152,10 @@ def _load_yaml(fm: str) -> tuple[Any, CardProblem | None]:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1) if mark is not None else 1
         reason = (exc.problem or exc.context or "invalid YAML").strip()
-        return None, CardProblem(line, f"frontmatter is not valid YAML: {reason}")
+        return None, CardProblem.of(line, _("frontmatter is not valid YAML: {reason}", reason=reason))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        return None, CardProblem(1, f"frontmatter is not valid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return None, CardProblem.of(1, _("frontmatter is not valid YAML: {reason}", reason=reason))
 
 
 def load_frontmatter(fm: str) -> Any:
@@ -162,10 +174,10 @@ def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
     """YAML values as JSON-safe data (dates as ISO strings), bounded against alias bombs."""
     budget[0] -= 1
     if budget[0] < 0:
-        raise ValueError(f"frontmatter holds more than {_MAX_NODES} values (YAML aliases expanded); "
-                         "kbcheck reads no more")
+        raise ValueError(_("frontmatter holds more than {count} values (YAML aliases expanded); kbcheck reads no more",
+                           count=_MAX_NODES))
     if depth > _MAX_DEPTH:
-        raise ValueError(f"frontmatter is nested more than {_MAX_DEPTH} levels deep; kbcheck reads no deeper")
+        raise ValueError(_("frontmatter is nested more than {depth} levels deep; kbcheck reads no deeper", depth=_MAX_DEPTH))
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.isoformat()
     if isinstance(value, dict):
@@ -207,23 +219,25 @@ def parse_card(path: str, kind: str, text: str, roots: tuple[str, ...] = ("organ
     fm, body_line, body = split_frontmatter(text)
     fields: dict[str, Any] = {}
     if fm is None:
-        problems.append(CardProblem(1, "card has no YAML frontmatter (a `---` block at the top)"))
+        problems.append(CardProblem.of(1, _("card has no YAML frontmatter (a `---` block at the top)")))
     else:
         data, problem = _load_yaml(fm)
         if problem is not None:
             problems.append(problem)
         elif data is None:
-            problems.append(CardProblem(1, "card frontmatter is empty"))
+            problems.append(CardProblem.of(1, _("card frontmatter is empty")))
         elif not isinstance(data, dict):
-            problems.append(CardProblem(2, f"card frontmatter must be a mapping of fields, not a {type(data).__name__}"))
+            problems.append(CardProblem.of(2, _("card frontmatter must be a mapping of fields, not a {type}",
+                                                type=type(data).__name__)))
         else:
             try:
                 fields = _plain(data, [_MAX_NODES])
             except ValueError as exc:
-                problems.append(CardProblem(2, str(exc)))
+                reason = exc.args[0] if exc.args else exc
+                problems.append(CardProblem.of(2, reason) if isinstance(reason, Text) else CardProblem(2, str(exc)))
     missing = [name for name in REQUIRED.get(kind, ()) if fm is not None and not problems and fields.get(name) in (None, "")]
     for name in missing:
-        problems.append(CardProblem(2, f"required field '{name}' is missing"))
+        problems.append(CardProblem.of(2, _("required field '{field}' is missing", field=name)))
     card_id, id_problem = _card_id(path, kind, fields)
     if id_problem is not None and not missing and not problems:
         problems.append(id_problem)
@@ -251,23 +265,26 @@ def _card_id(path: str, kind: str, fields: dict[str, Any]) -> tuple[str | None, 
             # unquoted, YAML reads a number and drops trailing zeros (2610.02070 -> 2610.0207)
             if from_name is not None and "/" not in from_name and float(from_name) == raw:
                 return from_name, None
-            return from_name, CardProblem(2, f"field 'arxiv' must be a quoted string: YAML reads it as the number {raw!r}")
+            return from_name, CardProblem.of(2, _("field 'arxiv' must be a quoted string: YAML reads it as the number {value}",
+                                                  value=repr(raw)))
         declared = normalize_arxiv(str(raw))
         if not is_arxiv_id(declared):
-            return from_name, CardProblem(2, f"field 'arxiv' is not an arXiv id: {raw!r}")
+            return from_name, CardProblem.of(2, _("field 'arxiv' is not an arXiv id: {value}", value=repr(raw)))
         if from_name is None:
-            return declared, CardProblem(1, f"file name {name!r} does not follow NNNN-YYMM-NNNNN.md")
+            return declared, CardProblem.of(1, _("file name {name} does not follow NNNN-YYMM-NNNNN.md", name=repr(name)))
         if arxiv_to_file_stem(declared) != stem:
-            return declared, CardProblem(2, f"arxiv {declared} disagrees with the file name {name!r} (expected …-{arxiv_to_file_stem(declared)}.md)")
+            return declared, CardProblem.of(2, _("arxiv {id} disagrees with the file name {name} (expected …-{stem}.md)",
+                                                 id=declared, name=repr(name), stem=arxiv_to_file_stem(declared)))
         return declared, None
     raw = fields.get("repo")
     if raw in (None, ""):
         return None, None
     declared = normalize_repo(str(raw))
     if declared.count("/") != 1:
-        return None, CardProblem(2, f"field 'repo' must be owner/repo, got {raw!r}")
+        return None, CardProblem.of(2, _("field 'repo' must be owner/repo, got {value}", value=repr(raw)))
     if stem is None:
-        return declared, CardProblem(1, f"file name {name!r} does not follow NNNN-owner-repo.md")
+        return declared, CardProblem.of(1, _("file name {name} does not follow NNNN-owner-repo.md", name=repr(name)))
     if declared.replace("/", "-") != stem:
-        return declared, CardProblem(2, f"repo {declared} disagrees with the file name {name!r} (expected …-{declared.replace('/', '-')}.md)")
+        return declared, CardProblem.of(2, _("repo {id} disagrees with the file name {name} (expected …-{stem}.md)",
+                                             id=declared, name=repr(name), stem=declared.replace("/", "-")))
     return declared, None

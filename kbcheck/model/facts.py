@@ -15,6 +15,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
+from kbcheck.i18n import _
 from kbcheck.model import layout_version
 from kbcheck.model.cards import PAPER, REPO, Card, parse_card, split_frontmatter
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
@@ -65,11 +66,12 @@ def read_text(data: bytes) -> tuple[str | None, str | None]:
     The size limit is not decided here: it is configuration, not content.
     """
     if b"\0" in data:
-        return None, "skipped: binary file (contains NUL bytes)"
+        return None, _("skipped: binary file (contains NUL bytes)")
     try:
         return decode_markdown(data), None
     except UnicodeDecodeError as exc:
-        return None, f"skipped: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        byte = f"0x{data[exc.start]:02x}"
+        return None, _("skipped: not UTF-8 (byte {byte} at offset {offset})", byte=byte, offset=exc.start)
 
 
 def card_facts(path: str, kind: str, text: str, settings: ParseSettings) -> Card:

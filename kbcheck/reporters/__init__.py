@@ -34,15 +34,18 @@ _MODULES = {
 
 class _Renderer(Protocol):
     def __call__(self, report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-                 color: bool, tool_version: str) -> None: ...
+                 color: bool, tool_version: str, lang: str) -> None: ...
 
 
 def render(fmt: str, report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = __version__) -> None:
-    """Write `report` to `out` in format `fmt`; `rules` describes every rule (for SARIF)."""
+           color: bool = False, tool_version: str = __version__, lang: str = "en") -> None:
+    """Write `report` to `out` in format `fmt`; `rules` describes every rule (for SARIF).
+
+    The findings' messages are already in the language asked for; `lang` is for the
+    format's own words (a summary line, GitHub's closing notice)."""
     module_name = _MODULES.get(fmt)
     if module_name is None:
         raise UsageError(f"unknown output format '{fmt}'; valid formats are {', '.join(FORMATS)}")
     module = importlib.import_module(f"kbcheck.reporters.{module_name}")
     renderer: _Renderer = module.render
-    renderer(report, rules, out, color=color, tool_version=tool_version)
+    renderer(report, rules, out, color=color, tool_version=tool_version, lang=lang)

@@ -43,27 +43,29 @@ def annotation(finding: Finding) -> str:
     return f"::{_COMMAND.get(finding.severity, 'warning')} {props}::{escape_data(finding.message)}"
 
 
-def _more(count: int, word: str) -> str:
-    return f"{count} more {word}" + ("" if count == 1 else "s")
-
-
-def left_out_notice(errors: int, warnings: int) -> str | None:
+def left_out_notice(errors: int, warnings: int, lang: str = "en") -> str | None:
     """The closing `::notice::` line, or None when every finding was annotated."""
-    parts = [_more(n, w) for n, w in ((errors, "error"), (warnings, "warning")) if n]
+    from kbcheck.i18n import _, ngettext, say
+
+    parts = []
+    if errors:
+        parts.append(ngettext("{count} more error", "{count} more errors", errors, count=errors))
+    if warnings:
+        parts.append(ngettext("{count} more warning", "{count} more warnings", warnings, count=warnings))
     if not parts:
         return None
-    text = (f"kbcheck: {' and '.join(parts)} not annotated; "
-            "see the full report (kbcheck check --format text)")
-    return f"::notice::{escape_data(text)}"
+    left_out = parts[0] if len(parts) == 1 else _("{errors} and {warnings}", errors=parts[0], warnings=parts[1])
+    text = _("kbcheck: {left_out} not annotated; see the full report (kbcheck check --format text)", left_out=left_out)
+    return f"::notice::{escape_data(say(text, lang))}"
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = "") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Most severe first, each severity capped at ANNOTATION_CAP, then the notice."""
     errors = [f for f in report.findings if f.severity == "error"]
     warnings = [f for f in report.findings if f.severity != "error"]
     for finding in errors[:ANNOTATION_CAP] + warnings[:ANNOTATION_CAP]:
         out.write(annotation(finding) + "\n")
-    notice = left_out_notice(max(0, len(errors) - ANNOTATION_CAP), max(0, len(warnings) - ANNOTATION_CAP))
+    notice = left_out_notice(max(0, len(errors) - ANNOTATION_CAP), max(0, len(warnings) - ANNOTATION_CAP), lang)
     if notice is not None:
         out.write(notice + "\n")

@@ -55,6 +55,6 @@ def code_quality(report: Report) -> list[dict[str, object]]:
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = "") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Indented UTF-8 JSON array with a trailing newline (`[]` when clean)."""
     out.write(json.dumps(code_quality(report), ensure_ascii=False, indent=2) + "\n")

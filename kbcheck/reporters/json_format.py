@@ -29,6 +29,6 @@ def report_json(report: Report) -> dict[str, object]:
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = "") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Indented UTF-8 JSON (CJK paths stay readable), with a trailing newline."""
     out.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")

@@ -113,6 +113,6 @@ def sarif_log(report: Report, rules: Mapping[str, Rule], tool_version: str) -> d
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = __version__) -> None:
+           color: bool = False, tool_version: str = __version__, lang: str = "en") -> None:
     """Indented UTF-8 JSON with a trailing newline."""
     out.write(json.dumps(sarif_log(report, rules, tool_version), ensure_ascii=False, indent=2) + "\n")

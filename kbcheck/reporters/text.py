@@ -32,10 +32,6 @@ def display_path(path: str) -> str:
     return '"' + _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), path) + '"'
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def format_finding(finding: Finding, *, color: bool = False) -> str:
     """One finding on one line (a message's line breaks become spaces, so grep keeps working)."""
     message = _LINE_BREAK.sub(" ", finding.message)
@@ -47,19 +43,29 @@ def format_finding(finding: Finding, *, color: bool = False) -> str:
     return f"{location} {rule} {message}"
 
 
-def summary_line(report: Report) -> str:
-    """`3 errors, 2 warnings in 12 files (1 suppressed)` or `No findings in 12 files.`"""
-    suppressed = f" ({report.suppressed} suppressed)" if report.suppressed else ""
-    files = _plural(report.files, "file")
+def summary_line(report: Report, *, lang: str = "en") -> str:
+    """`3 errors, 2 warnings in 12 files (1 suppressed)` or `No findings in 12 files.`, in `lang`."""
+    from kbcheck.i18n import _, ngettext, say
+
+    files = ngettext("{count} file", "{count} files", report.files, count=report.files)
+    suppressed = report.suppressed
     if not report.findings:
-        return f"No findings in {files}{suppressed}."
-    return (f"{_plural(report.errors, 'error')}, {_plural(report.warnings, 'warning')}"
-            f" in {files}{suppressed}")
+        if suppressed:
+            return say(_("No findings in {files} ({suppressed} suppressed).", files=files, suppressed=suppressed), lang)
+        return say(_("No findings in {files}.", files=files), lang)
+    errors = ngettext("{count} error", "{count} errors", report.errors, count=report.errors)
+    warnings = ngettext("{count} warning", "{count} warnings", report.warnings, count=report.warnings)
+    if suppressed:
+        line = _("{errors}, {warnings} in {files} ({suppressed} suppressed)",
+                 errors=errors, warnings=warnings, files=files, suppressed=suppressed)
+    else:
+        line = _("{errors}, {warnings} in {files}", errors=errors, warnings=warnings, files=files)
+    return say(line, lang)
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = "") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Write each finding in the engine's order, then the summary line."""
     for finding in report.findings:
         out.write(format_finding(finding, color=color) + "\n")
-    out.write(summary_line(report) + "\n")
+    out.write(summary_line(report, lang=lang) + "\n")

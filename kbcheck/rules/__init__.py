@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 from kbcheck.rules.base import Rule
 
 #: `kb005_unverified_number` is the module of rule KB005
@@ -58,7 +59,7 @@ def get_rule(rule_id: str) -> Rule:
     rules = all_rules()
     rule = rules.get(rule_id.strip().upper())
     if rule is None:
-        raise UsageError(f"unknown rule '{rule_id}'; valid rules are {', '.join(rules)}")
+        raise UsageError(_("unknown rule '{rule}'; valid rules are {rules}", rule=rule_id, rules=", ".join(rules)))
     return rule
 
 

@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _
 from kbcheck.model.document import TREND
 from kbcheck.rules._number_evidence import section_sources
 
@@ -78,7 +79,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         first_line = block.text.split("\n", 1)[0].strip()
         yield Problem(
             path=file.path, line=block.line, column=1, end_line=block.end_line,
-            message=f"trend line cites no source: \"{_short(first_line)}\"; add the arXiv id, DOI, repo or card it rests on",
+            message=_("trend line cites no source: \"{line}\"; add the arXiv id, DOI, repo or card it rests on",
+                      line=_short(first_line)),
             subject=first_line[:80],
         )
 

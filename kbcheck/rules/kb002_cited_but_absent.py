@@ -52,6 +52,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.mentions import IdMentions, document_mentions
 from kbcheck.rules._number_evidence import SOURCE_LABEL
@@ -92,7 +93,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         line, column = where.references[0]
         yield Problem(
             path=file.path, line=line, column=column,
-            message=f"{ident} is in the reference list but never mentioned in the body; write its entry or drop the reference",
+            message=_("{id} is in the reference list but never mentioned in the body; write its entry or drop the reference",
+                      id=ident),
             subject=ident,
         )
 

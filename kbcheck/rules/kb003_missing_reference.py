@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
 from kbcheck.fix.edits import reference_entry
+from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.mentions import document_mentions
 
@@ -80,7 +81,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for ordinal, ((line, column, section), ident, kind) in enumerate(sorted(missing)):
         yield Problem(
             path=file.path, line=line, column=column,
-            message=f"{ident} is mentioned in {section} but missing from the reference list",
+            message=_("{id} is mentioned in {section} but missing from the reference list", id=ident, section=section),
             subject=ident, fix=reference_entry(kb, file.path, kind, ident, ordinal),
         )
 

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -57,7 +58,7 @@ SEVERITY_BY_KIND = {"brief": "error"}
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 
 
-NO_CARDS = "KB004 not evaluated: no paper cards in the knowledge base (the paper-cards glob matches nothing)"
+NO_CARDS = _("KB004 not evaluated: no paper cards in the knowledge base (the paper-cards glob matches nothing)")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
@@ -74,9 +75,12 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
                 return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
-            hint = f"; did you mean {nearest[0]} ({kb.paper_card_path(nearest[0])})?" if nearest else ""
+            message = _("arXiv:{id} has no paper card in the knowledge base", id=citation.id)
+            if nearest:
+                message = _("arXiv:{id} has no paper card in the knowledge base; did you mean {nearest} ({path})?",
+                            id=citation.id, nearest=nearest[0], path=kb.paper_card_path(nearest[0]))
             yield Problem(
                 path=file.path, line=citation.line, column=citation.column,
-                message=f"arXiv:{citation.id} has no paper card in the knowledge base{hint}",
+                message=message,
                 subject=citation.id,
             )

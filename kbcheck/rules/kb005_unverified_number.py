@@ -75,6 +75,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _, listing, ngettext
 from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
 if TYPE_CHECKING:
@@ -91,11 +92,17 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for verdict in number_verdicts(kb, file.path):
         claim = verdict.claim
         if verdict.reason == UNSOURCED:
-            message = f"{claim.text} has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from"
+            message = _("{number} has no source in its block, its sections or the file's own sources; "
+                        "cite the paper, repo or card it comes from", number=claim.text)
         elif verdict.reason == NOT_IN_CARDS:
-            names = ", ".join(card.path for card in verdict.cards[:3])
-            more = f" and {len(verdict.cards) - 3} more" if len(verdict.cards) > 3 else ""
-            message = f"{claim.text} is not found in the cited card{'s' if len(verdict.cards) > 1 else ''} {names}{more}"
+            names = listing(card.path for card in verdict.cards[:3])
+            count = len(verdict.cards)
+            message = ngettext("{number} is not found in the cited card {cards}", "{number} is not found in the cited cards {cards}",
+                               count, number=claim.text, cards=names)
+            if count > 3:
+                message = ngettext("{number} is not found in the cited cards {cards} and {more} more",
+                                   "{number} is not found in the cited cards {cards} and {more} more",
+                                   count - 3, number=claim.text, cards=names, more=count - 3)
         else:
             continue
         yield Problem(path=file.path, line=claim.line, column=claim.column, message=message, subject=claim.text)

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
 from kbcheck.fix.edits import restated_number
+from kbcheck.i18n import _
 from kbcheck.rules._number_evidence import STALE, number_verdicts
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         claim, card = verdict.claim, verdict.cards[0]
         yield Problem(
             path=file.path, line=claim.line, column=claim.column,
-            message=f"{claim.text} is stale: {card.path} now says {claim.field}: {_show(verdict.field_value)}",
+            message=_("{number} is stale: {card} now says {field}: {value}", number=claim.text, card=card.path,
+                      field=claim.field, value=_show(verdict.field_value)),
             subject=claim.text, fix=restated_number(claim, verdict.field_value),
         )

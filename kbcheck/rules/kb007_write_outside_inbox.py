@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.authors import allowed_globs, may_write
 from kbcheck.findings import Problem
+from kbcheck.i18n import _, listing
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -74,19 +75,23 @@ NAME = "write-outside-inbox"
 SEVERITY = "error"
 KINDS = ()
 
-_VERBS = {"A": "adds", "M": "modifies", "D": "deletes"}
-
 
 def _what(change: Change) -> str:
     if change.commit:
-        actor = f"commit {change.commit[:12]}"
+        actor = _("commit {sha}", sha=change.commit[:12])
     elif change.range:
-        actor = f"the change {change.range}"
+        actor = _("the change {range}", range=change.range)
     else:
-        actor = "the staged change"
+        actor = _("the staged change")
     if change.status == "R" and change.old_path is not None:
-        return f"{actor} renames {change.old_path} to {change.path}"
-    return f"{actor} {_VERBS.get(change.status, 'changes')} {change.path}"
+        return _("{actor} renames {old} to {path}", actor=actor, old=change.old_path, path=change.path)
+    if change.status == "A":
+        return _("{actor} adds {path}", actor=actor, path=change.path)
+    if change.status == "M":
+        return _("{actor} modifies {path}", actor=actor, path=change.path)
+    if change.status == "D":
+        return _("{actor} deletes {path}", actor=actor, path=change.path)
+    return _("{actor} changes {path}", actor=actor, path=change.path)
 
 
 def _authors_section(config: Config) -> str:
@@ -106,10 +111,8 @@ def check_changes(changes: list[Change], config: Config) -> Iterator[Problem]:
                 if config.allow_unknown_authors:
                     continue
                 key = ("?" + change.author_label, side)
-                message = (
-                    f"author {change.author_label} is not configured in {_authors_section(config)}; "
-                    f"add it or set allow-unknown-authors ({_what(change)})"
-                )
+                message: str = _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
+                                 author=change.author_label, section=_authors_section(config), what=_what(change))
             else:
                 if may_write(config, change.author, side):
                     continue
@@ -126,7 +129,8 @@ def _outside_message(config: Config, change: Change) -> str:
     author = config.authors.get(change.author)
     role = author.role if author is not None else "?"
     globs = allowed_globs(config, change.author)
-    who = f"{change.author} (role {role})"
     if not globs:
-        return f"{who} may write nothing: role '{role}' has no globs in [roles]; {_what(change)}"
-    return f"{who} may write only {', '.join(globs)}; {_what(change)}"
+        return _("{author} (role {role}) may write nothing: role '{role}' has no globs in [roles]; {what}",
+                 author=change.author, role=role, what=_what(change))
+    return _("{author} (role {role}) may write only {globs}; {what}",
+             author=change.author, role=role, globs=listing(globs), what=_what(change))

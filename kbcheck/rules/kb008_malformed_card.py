@@ -66,6 +66,6 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         return
     for problem in card.problems:
         yield Problem(
-            path=file.path, line=problem.line, column=1, message=problem.message,
+            path=file.path, line=problem.line, column=1, message=problem.text(),
             subject=file.path, file_level=True,
         )

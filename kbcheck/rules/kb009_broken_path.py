@@ -51,6 +51,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -80,13 +81,14 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             if _glob_read_as_emphasis(broken.written, lines, broken.line):
                 continue
         if broken.target is None:
-            message = f"{broken.written} points outside the repository"
+            message = _("{path} points outside the repository", path=broken.written)
         elif broken.written.startswith("[["):
-            message = f"{broken.written} names no file in the knowledge base"
+            message = _("{path} names no file in the knowledge base", path=broken.written)
+        elif broken.target != broken.written:
+            message = _("{path} does not exist in the checked tree (resolved to {target})",
+                        path=broken.written, target=broken.target)
         else:
-            message = f"{broken.written} does not exist in the checked tree"
-            if broken.target != broken.written:
-                message += f" (resolved to {broken.target})"
+            message = _("{path} does not exist in the checked tree", path=broken.written)
         yield Problem(
             path=file.path, line=broken.line, column=broken.column, message=message,
             subject=broken.target if broken.target is not None else broken.written,
