@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from kbcheck.commands.check import CheckOptions
-    from kbcheck.findings import Report
+    from kbcheck.findings import Finding, Report
     from kbcheck.rules.base import Rule
 
 
@@ -36,7 +36,7 @@ def statistics_lines(report: Report) -> list[str]:
 
 
 def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool, lang: str) -> None:
-    from kbcheck.reporters.text import format_finding, summary_line
+    from kbcheck.reporters.text import fixable_line, format_finding, summary_line
 
     for finding in report.findings:
         out.write(format_finding(finding, color=color) + "\n")
@@ -45,6 +45,9 @@ def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, stati
             out.write(line + "\n")
     if not quiet:
         out.write(summary_line(report, lang=lang) + "\n")
+        fixable = fixable_line(report, color=color, lang=lang)
+        if fixable is not None:
+            out.write(fixable + "\n")
 
 
 #: formats a person reads: they follow the run's language; the others are read by programs and
@@ -58,14 +61,19 @@ def output_lang(options: CheckOptions, lang: str) -> str:
 
 
 def localized(report: Report, lang: str) -> Report:
-    """The report with each finding's message said in `lang` (its fingerprint, subject and the rest unchanged)."""
+    """The report with each finding's message (and its fix's description) said in `lang` (its
+    fingerprint, subject and the rest unchanged)."""
     if lang == "en":
         return report
     from dataclasses import replace
 
     from kbcheck.i18n import say
 
-    return replace(report, findings=tuple(replace(f, message=say(f.message, lang)) for f in report.findings),
+    def said(finding: Finding) -> Finding:
+        fix = finding.fix if finding.fix is None else replace(finding.fix, description=say(finding.fix.description, lang))
+        return replace(finding, message=say(finding.message, lang), fix=fix)
+
+    return replace(report, findings=tuple(said(f) for f in report.findings),
                    notices=tuple(say(notice, lang) for notice in report.notices))
 
 

@@ -19,15 +19,23 @@ class Edit:
     """A fix as data: at (line, column) of the checked file, `original` becomes `replacement`.
 
     Lines and columns are 1-based and count characters of the file's text as
-    rules see it (`\\n` line ends, no BOM). An empty `original` inserts. The
+    rules see it (`\\n` line ends, no BOM). An empty `original` inserts; a line
+    break in `replacement` is written as the file's own line end there. The
     fixer applies it only where the file still reads `original` there, so it
-    never needs to know the rule that made it.
+    never needs to know the rule that made it. `description` says what it
+    does, for the formats that show fixes (`docs/output.md`).
     """
 
     line: int
     column: int
     original: str
     replacement: str
+    description: str = ""
+
+    @property
+    def end_column(self) -> int:
+        """The column just after the characters it replaces (its own column for an insertion)."""
+        return self.column + len(self.original)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ def test_demo_blocks_the_writers_commit_then_accepts_it(quiet_place: Path) -> No
     assert "Blocked." in text and "Accepted" in text
     # the second attempt is clean, and the whole knowledge base shows the example's findings
     assert "No findings in 1 file." in text
-    assert "KB006 243⭐ is stale" in text
+    assert "KB006 [*] 243⭐ is stale" in text
     assert "The demo did not go as intended" not in text
 
 

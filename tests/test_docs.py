@@ -142,7 +142,8 @@ def test_the_baseline_file_matches_its_schema(example: GitRepo) -> None:
 
 def test_the_schemas_refuse_what_is_not_their_shape() -> None:
     finding = {"rule": "KB005", "name": "unverified-number", "severity": "note", "path": "a.md", "line": 0,
-               "column": 1, "end_line": 1, "message": "m", "subject": "2.7x", "fingerprint": "0" * 32}
+               "column": 1, "end_line": 1, "message": "m", "subject": "2.7x", "fingerprint": "0" * 32,
+               "fix": None}
     found = errors("check", {"version": 1, "findings": [finding], "summary": {"files": 1, "errors": 0,
                                                                               "warnings": 1, "suppressed": 0}})
     assert sorted(found) == ["['findings', 0, 'line']: 0 is less than the minimum of 1",

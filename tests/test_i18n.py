@@ -256,7 +256,7 @@ def test_the_readme_shows_what_check_and_explain_say_in_chinese_on_the_example(g
     code, out, _err = run("check", "--all", "--lang", "zh")
     assert code == 1
     assert [line for line in check_lines if line != "…"] == [line for line in out.splitlines() if line in check_lines]
-    assert len(check_lines) == 5 and check_lines[-1] == out.splitlines()[-1]
+    assert len(check_lines) == 6 and check_lines[-1] == out.splitlines()[-1]
     explain = run("explain", "KB005", "--lang", "zh")[1]
     assert explain.startswith(shown.split("$ kbcheck explain KB005 --lang zh\n", 1)[1].rsplit("…", 1)[0])
     fixed = run("check", "--all", "--fix", "--lang", "zh")[2]

@@ -159,11 +159,11 @@ def test_json_is_the_spec_shape() -> None:
     assert len(data["findings"]) == 3
     first = data["findings"][0]
     assert set(first) == {"rule", "name", "severity", "path", "line", "column", "end_line",
-                          "message", "subject", "fingerprint"}
+                          "message", "subject", "fingerprint", "fix"}
     assert first == {
         "rule": "KB005", "name": "unverified-number", "severity": "warning", "path": CJK_PATH,
         "line": 4, "column": 12, "end_line": 4, "message": ODD_MESSAGE, "subject": "1,771⭐",
-        "fingerprint": fingerprint("KB005", CJK_PATH, "1,771⭐", 0),
+        "fingerprint": fingerprint("KB005", CJK_PATH, "1,771⭐", 0), "fix": None,
     }
     assert data["findings"][1]["end_line"] == 90
     # engine order is kept

@@ -87,13 +87,18 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
         notify([*getattr(selection, "notices", ()), *report.notices], err, lang)
     fixes = None
     if options.fix:
+        from kbcheck.fix.offered import without_fixes
         from kbcheck.fix.run import run_fixes
 
         fixes = run_fixes(repo, selection.snapshot, report, show_diff=options.rev == "", out=out, err=err,
                            lang=lang)
         if options.rev == "":
             return fixes.status(1 if fixes.fixed else 0)
-        report = fixes.report
+        report = without_fixes(fixes.report)
+    else:
+        from kbcheck.fix.offered import offered_fixes
+
+        report = offered_fixes(report, selection.snapshot.read)
     # the status is known before anything is written: a reader that stops early (`| head`) cannot change it
     status = exit_status(options, report)
     if fixes is not None:

@@ -4,13 +4,15 @@ Rules see text with `\\n` line ends and no BOM; the file may have CRLF or
 lone CR ends, even mixed. Lines are split here exactly as the text rules
 saw was made, so line N and column C name the same character in both, and
 text an edit inserts takes the line end of the line it is inserted into.
+`Applied.made` holds each applied edit as written (its replacement in the
+file's own line ends): what the output formats offer (`docs/output.md`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kbcheck.findings import Edit, Finding
 
@@ -20,10 +22,12 @@ _LINE_END = re.compile(r"(\r\n|\r|\n)")
 
 @dataclass(frozen=True)
 class Applied:
-    """A file's new bytes and the findings whose edits made them."""
+    """A file's new bytes, the findings whose edits made them, and those edits as made."""
 
     data: bytes
     fixed: tuple[Finding, ...]
+    #: the edit of each fixed finding (same order), its line breaks in the file's own line ends
+    made: tuple[Edit, ...] = ()
 
 
 def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
@@ -36,7 +40,7 @@ def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
     try:
         text = data[len(BOM):].decode("utf-8") if bom else data.decode("utf-8")
     except UnicodeDecodeError:
-        return Applied(data, ())  # never checked as text: nothing to fix
+        return Applied(data, (), ())  # never checked as text: nothing to fix
     pieces = _LINE_END.split(text)
     lines = [(pieces[i], pieces[i + 1] if i + 1 < len(pieces) else "") for i in range(0, len(pieces), 2)]
     starts: list[int] = []
@@ -45,7 +49,7 @@ def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
         starts.append(offset)
         offset += len(content) + len(end)
     default_end = next((end for _, end in lines if end), "\n")
-    chosen: list[tuple[int, int, int, str, Finding]] = []  # (start, end, order, replacement, finding)
+    chosen: list[tuple[int, int, int, Edit, Finding]] = []  # (start, end, order, edit as made, finding)
     taken: list[tuple[int, int]] = []
     for order, finding in enumerate(findings):
         edit = finding.fix
@@ -58,12 +62,14 @@ def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
             continue
         taken.append(span)
         line_end = lines[edit.line - 1][1] or default_end
-        chosen.append((span[0], span[1], order, edit.replacement.replace("\n", line_end), finding))
+        made = replace(edit, replacement=_LINE_END.sub(line_end, edit.replacement))
+        chosen.append((span[0], span[1], order, made, finding))
     # apply from the end backwards so earlier offsets stay valid; same-place insertions in report order
-    for start, end, _, replacement, _ in sorted(chosen, key=lambda c: (c[0], c[2]), reverse=True):
-        text = text[:start] + replacement + text[end:]
-    fixed = tuple(c[4] for c in sorted(chosen, key=lambda c: c[2]))
-    return Applied((BOM if bom else b"") + text.encode("utf-8"), fixed)
+    for start, end, _, made, _ in sorted(chosen, key=lambda c: (c[0], c[2]), reverse=True):
+        text = text[:start] + made.replacement + text[end:]
+    in_order = sorted(chosen, key=lambda c: c[2])
+    return Applied((BOM if bom else b"") + text.encode("utf-8"), tuple(c[4] for c in in_order),
+                   tuple(c[3] for c in in_order))
 
 
 def _span(edit: Edit, lines: list[tuple[str, str]], starts: list[int]) -> tuple[int, int] | None:

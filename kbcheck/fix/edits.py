@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Edit
+from kbcheck.i18n import _
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.claims import parse_number
 
@@ -49,7 +50,9 @@ def restated_number(claim: ClaimNumber, value: float) -> Edit | None:
         sign = "−" if sign == "−" else "-"
     elif sign not in ("+",):
         sign = ""
-    return Edit(claim.line, claim.column + written.start(), written.group(), sign + digits)
+    old, new = written.group(), sign + digits
+    return Edit(claim.line, claim.column + written.start(), old, new,
+                _("Replace `{old}` with `{new}`", old=old, new=new))
 
 
 def reference_entry(kb: KnowledgeBase, path: str, kind: str, ident: str, ordinal: int) -> Edit | None:
@@ -85,7 +88,8 @@ def reference_entry(kb: KnowledgeBase, path: str, kind: str, ident: str, ordinal
     end_line = last[1]
     separator = "\n\n" if loose else "\n"
     return Edit(end_line, len(lines[end_line - 1]) + 1, "",
-                f"{separator}{marker.group('indent')}{head}{marker.group('space')}{entry}")
+                f"{separator}{marker.group('indent')}{head}{marker.group('space')}{entry}",
+                _("Append `{entry}` to the reference list", entry=entry))
 
 
 def _reference_items(doc: Document) -> list[tuple[int, int]]:

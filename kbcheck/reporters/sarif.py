@@ -4,7 +4,8 @@ Paths become URI references relative to `%SRCROOT%` (the repository root),
 percent-encoded as UTF-8 so that names with spaces or CJK characters survive.
 Each result carries the finding's line-free fingerprint under
 `partialFingerprints["kbcheck/v1"]`, so code scanning keeps an alert's identity
-when unrelated lines move.
+when unrelated lines move. A finding `kbcheck check --fix` would fix carries
+the edit as SARIF `fixes`: the region it deletes and the text it inserts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from kbcheck import __version__
 from kbcheck.urls import HOMEPAGE, rule_doc_url
 
 if TYPE_CHECKING:
-    from kbcheck.findings import Finding, Report
+    from kbcheck.findings import Edit, Finding, Report
     from kbcheck.rules.base import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -65,12 +66,28 @@ def _bare_descriptor(finding: Finding) -> dict[str, object]:
     }
 
 
+def _fix(path: str, edit: Edit) -> dict[str, object]:
+    """One SARIF fix: the characters the edit replaces (`endColumn` just after them; equal columns
+    for an insertion) and what it writes there."""
+    return {
+        "description": {"text": edit.description},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT},
+            "replacements": [{
+                "deletedRegion": {"startLine": edit.line, "startColumn": edit.column,
+                                  "endLine": edit.line, "endColumn": edit.end_column},
+                "insertedContent": {"text": edit.replacement},
+            }],
+        }],
+    }
+
+
 def _result(finding: Finding, rule_index: int) -> dict[str, object]:
     region: dict[str, int] = {"startLine": finding.line}
     if finding.column >= 1:
         region["startColumn"] = finding.column
     region["endLine"] = max(finding.end_line, finding.line)
-    return {
+    result: dict[str, object] = {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
         "level": finding.severity,
@@ -83,6 +100,9 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
         }],
         "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
     }
+    if finding.fix is not None:
+        result["fixes"] = [_fix(finding.path, finding.fix)]
+    return result
 
 
 def sarif_log(report: Report, rules: Mapping[str, Rule], tool_version: str) -> dict[str, object]:

@@ -1,7 +1,9 @@
 """The default format: one `path:line:col: RULE message` line per finding, then a summary.
 
-Colour (ANSI) only when asked for: the CLI asks on a TTY without NO_COLOR.
-Notices are not printed here; the CLI writes them to stderr.
+A finding `kbcheck check --fix` would fix reads `RULE [*] message`, and the
+summary is followed by how many there are, as ruff marks its fixable
+diagnostics. Colour (ANSI) only when asked for: the CLI asks on a TTY
+without NO_COLOR. Notices are not printed here; the CLI writes them to stderr.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ if TYPE_CHECKING:
 _RESET = "\033[0m"
 _BOLD = "\033[1m"
 _SEVERITY_COLOR = {"error": "\033[1;31m", "warning": "\033[1;33m"}
+_FIXABLE_COLOR = "\033[36m"
+#: what marks a finding that `kbcheck check --fix` would fix (ruff's mark)
+FIXABLE = "[*]"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(r'[\x00-\x1f\x7f"\\]')
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
@@ -37,10 +42,12 @@ def format_finding(finding: Finding, *, color: bool = False) -> str:
     message = _LINE_BREAK.sub(" ", finding.message)
     rule = finding.rule
     location = f"{display_path(finding.path)}:{finding.line}:{finding.column}:"
+    mark = FIXABLE if finding.fix is not None else ""
     if color:
         rule = f"{_SEVERITY_COLOR.get(finding.severity, _BOLD)}{rule}{_RESET}"
         location = f"{_BOLD}{location}{_RESET}"
-    return f"{location} {rule} {message}"
+        mark = mark and f"{_FIXABLE_COLOR}{mark}{_RESET}"
+    return f"{location} {rule} {mark} {message}" if mark else f"{location} {rule} {message}"
 
 
 def summary_line(report: Report, *, lang: str = "en") -> str:
@@ -63,9 +70,25 @@ def summary_line(report: Report, *, lang: str = "en") -> str:
     return say(line, lang)
 
 
+def fixable_line(report: Report, *, color: bool = False, lang: str = "en") -> str | None:
+    """`[*] 3 fixable with `kbcheck check --fix``, in `lang`; None when nothing is fixable."""
+    from kbcheck.i18n import ngettext, say
+
+    count = sum(1 for finding in report.findings if finding.fix is not None)
+    if not count:
+        return None
+    mark = f"{_FIXABLE_COLOR}{FIXABLE}{_RESET}" if color else FIXABLE
+    line = ngettext("{count} fixable with `kbcheck check --fix`", "{count} fixable with `kbcheck check --fix`",
+                    count, count=count)
+    return f"{mark} {say(line, lang)}"
+
+
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
            color: bool = False, tool_version: str = "", lang: str = "en") -> None:
-    """Write each finding in the engine's order, then the summary line."""
+    """Write each finding in the engine's order, then the summary line and the fixable count."""
     for finding in report.findings:
         out.write(format_finding(finding, color=color) + "\n")
     out.write(summary_line(report, lang=lang) + "\n")
+    fixable = fixable_line(report, color=color, lang=lang)
+    if fixable is not None:
+        out.write(fixable + "\n")
