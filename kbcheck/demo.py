@@ -270,7 +270,8 @@ class _Session:
             "The whole knowledge base, as CI and the maintainer see it",
             "Every finding in every file, those the baseline accepted included: trend lines with no source (KB001),",
             "references the body never discusses (KB002), a star count gone stale (KB006),",
-            "numbers that no cited card contains (KB005). This is the maintainer's to-do list.",
+            "numbers that no cited card contains (KB005). This is the maintainer's to-do list;",
+            "[*] marks what `kbcheck check --fix` would fix.",
         )
         status = self.kbcheck(["check", "--all", "--no-baseline"], _check(mode="all", baseline=False))
         self.expect(status, 1, "kbcheck check --all (the example has two unsourced trend lines)")

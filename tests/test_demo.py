@@ -52,6 +52,7 @@ def test_demo_blocks_the_writers_commit_then_accepts_it(quiet_place: Path) -> No
     # the second attempt is clean, and the whole knowledge base shows the example's findings
     assert "No findings in 1 file." in text
     assert "KB006 [*] 243⭐ is stale" in text
+    assert "[*] 1 fixable with `kbcheck check --fix`" in text
     assert "The demo did not go as intended" not in text
 
 
