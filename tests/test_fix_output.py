@@ -306,7 +306,7 @@ def test_only_edits_fix_would_apply_are_offered() -> None:
     overlaps = _finding(1, 8, "43", "99", 2)  # takes characters the first edit replaces
     gone = _finding(2, 3, "243", "245", 3)  # its original is not where it says
     inserts = _finding(2, 5, "", "\n- 新条目", 4)
-    report = offered_fixes(Report(findings=(applies, overlaps, gone, inserts), files=1), {DOC: data}.get)
+    report = offered_fixes(Report(findings=(applies, overlaps, gone, inserts), files=1), lambda paths: {DOC: data})
     assert [f.fix for f in report.findings] == [
         applies.fix, None, None, Edit(2, 5, "", "\r\n- 新条目", "d")]  # the file's own line end
     assert [f.fingerprint for f in report.findings] == [f.fingerprint for f in (applies, overlaps, gone, inserts)]
@@ -316,7 +316,7 @@ def test_only_edits_fix_would_apply_are_offered() -> None:
 def test_a_report_without_fixes_is_offered_as_it_is() -> None:
     plain = Finding("KB002", "cited-but-absent", "warning", DOC, 1, 1, 1, "m", "2610.02076", "0" * 32)
     report = Report(findings=(plain,), files=1)
-    assert offered_fixes(report, lambda path: pytest.fail("nothing to read")) is report
+    assert offered_fixes(report, lambda paths: pytest.fail("nothing to read")) is report
     assert without_fixes(report) is report
 
 

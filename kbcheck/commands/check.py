@@ -98,7 +98,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     else:
         from kbcheck.fix.offered import offered_fixes
 
-        report = offered_fixes(report, selection.snapshot.read)
+        report = offered_fixes(report, selection.snapshot.read_many)
     # the status is known before anything is written: a reader that stops early (`| head`) cannot change it
     status = exit_status(options, report)
     if fixes is not None:

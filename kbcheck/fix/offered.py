@@ -9,7 +9,7 @@ applies the shown edits gets the very file `--fix` writes (`docs/output.md`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,18 +19,19 @@ if TYPE_CHECKING:
     from kbcheck.findings import Edit, Finding, Report
 
 
-def offered_fixes(report: Report, read: Callable[[str], bytes | None]) -> Report:
-    """The report with each fix as `--fix` would make it on the bytes `read(path)` gives, or None
-    where it would not apply."""
+def offered_fixes(report: Report, read_many: Callable[[Iterable[str]], Mapping[str, bytes]]) -> Report:
+    """The report with each fix as `--fix` would make it on the checked bytes, or None where it
+    would not apply; `read_many(paths)` gives those bytes (a snapshot's `read_many`)."""
     by_path: dict[str, list[Finding]] = {}
     for finding in report.findings:
         if finding.fix is not None:
             by_path.setdefault(finding.path, []).append(finding)
     if not by_path:
         return report
+    checked = read_many(by_path)
     made: dict[int, Edit] = {}
     for path, findings in by_path.items():
-        data = read(path)
+        data = checked.get(path)
         if data is None:
             continue
         applied = apply_fixes(data, findings)
