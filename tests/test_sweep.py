@@ -113,7 +113,10 @@ def sweep(repo: GitRepo, base: str) -> dict[str, Any]:
     code, out, _ = run("check", "--all")
     assert code in (0, 1)
     lines = out.splitlines()
-    assert len(lines) == len(results["all"]["findings"]) + 1  # one line per finding, then the summary
+    fixable = sum(finding["fix"] is not None for finding in results["all"]["findings"])
+    # one line per finding, then the summary, then the fixable count when there is one
+    assert len(lines) == len(results["all"]["findings"]) + 1 + (fixable > 0)
+    assert sum("[*]" in line for line in lines) == fixable + (fixable > 0)
     for fmt in ("sarif", "gitlab", "json"):
         code, out, _ = run("check", "--diff", base, "--format", fmt)
         assert code in (0, 1)
