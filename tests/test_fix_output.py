@@ -234,6 +234,22 @@ def test_json_edits_applied_give_what_fix_writes(git_repo: GitRepo, data: bytes)
     assert shown == fixed != data
 
 
+def test_staged_json_edits_are_those_of_the_staged_content(git_repo: GitRepo) -> None:
+    kb(git_repo, ZH.replace("243⭐", "245⭐").replace("+14", "+17"))
+    git_repo.write(DOC, ZH)
+    git_repo.stage(DOC)
+    git_repo.write(DOC, "<!-- 工作区里多了一行 -->\n" + ZH)  # unstaged: moves every line of the work tree
+    _, out, _ = run_cli("check", "--staged", "--format", "json")
+    edits = [(e["location"]["line"], e["location"]["column"], e["end_location"]["line"],
+              e["end_location"]["column"], e["content"])
+             for f in json.loads(out)["findings"] if f["fix"] for e in f["fix"]["edits"]]
+    assert [line for line, *_ in edits] == [5, 5, 15, 15]
+    shown = apply_edits(ZH.encode(), edits)
+    git_repo.git("checkout", "--", DOC)  # the work tree back to what is staged: now --fix may write it
+    run_cli("check", "--staged", "--fix")
+    assert shown == (git_repo.path / DOC).read_bytes()
+
+
 # -- sarif -----------------------------------------------------------------------------------
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "sarif-schema-2.1.0.json"
 
