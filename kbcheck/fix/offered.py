@@ -46,4 +46,3 @@ def without_fixes(report: Report) -> Report:
     if all(finding.fix is None for finding in report.findings):
         return report
     return replace(report, findings=tuple(replace(finding, fix=None) for finding in report.findings))
-
