@@ -114,10 +114,11 @@ def message_lang(requested: str | None, config: Config | None) -> str:
 
 def checked_lang(value: str, where: str) -> str:
     """`value` when it is a language kbcheck speaks; else a UsageError naming the ones it does."""
-    from kbcheck.i18n import LANGS
+    from kbcheck.i18n import LANGS, _
 
     if value not in LANGS:
-        raise UsageError(f"unknown language {value!r} for {where}; choose one of: {', '.join(LANGS)}")
+        raise UsageError(_("unknown language {value} for {where}; choose one of: {langs}", value=repr(value), where=where,
+                           langs=", ".join(LANGS)))
     return value
 
 
