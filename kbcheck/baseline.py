@@ -144,8 +144,8 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     return sorted({finding.fingerprint for finding in report.findings})
 
 
-def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
-    """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
+def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO, lang: str = "en") -> int:
+    """`kbcheck baseline update [REV]`: record REV's commit, date and findings (said in `lang`)."""
     sha = git.resolve(repo, rev or "HEAD")
     path = baseline_path(repo, config)
     if path.exists() and not path.is_file():
@@ -156,8 +156,9 @@ def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> 
         text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
         target.write(text.encode("utf-8"))
     count = len(baseline.fingerprints)
-    noun = "finding" if count == 1 else "findings"
-    print(f"baseline: {sha[:7]} with {count} accepted {noun} -> {config.baseline}", file=out)
+    print(i18n.say(i18n.ngettext("baseline: {sha} with {count} accepted finding -> {path}",
+                                 "baseline: {sha} with {count} accepted findings -> {path}", count,
+                                 sha=sha[:7], count=count, path=config.baseline), lang), file=out)
     return 0
 
 
@@ -166,20 +167,21 @@ def in_local_history(repo: Repository, sha: str) -> bool:
     return status == 0
 
 
-def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
-    """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
+def show_baseline(repo: Repository, config: Config, out: TextIO, lang: str = "en") -> int:
+    """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts (said in `lang`)."""
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
     if in_local_history(repo, baseline.commit):
-        where = "in local history"
+        where = i18n._("in local history")
     elif git.is_shallow(repo):
-        where = "not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)"
+        where = i18n._("not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)")
     else:
-        where = "not in this repository's history: rewritten, or recorded in another clone"
-    print(f"baseline: {config.baseline}", file=out)
-    print(f"commit: {baseline.commit} ({where})", file=out)
-    print(f"date: {baseline.date}", file=out)
-    print(f"accepted findings: {len(baseline.fingerprints)}", file=out)
+        where = i18n._("not in this repository's history: rewritten, or recorded in another clone")
+    for line in (i18n._("baseline: {path}", path=config.baseline),
+                 i18n._("commit: {sha} ({where})", sha=baseline.commit, where=where),
+                 i18n._("date: {date}", date=baseline.date),
+                 i18n._("accepted findings: {count}", count=len(baseline.fingerprints))):
+        print(i18n.say(line, lang), file=out)
     return 0
 
 

@@ -266,6 +266,6 @@ def select(
     else:  # a regular file, not excluded: what `paths()` lists
         selected = sorted({c.path for c in changes if c.status != "D" and snapshot.blob_id(c.path) is not None})
     missing: frozenset[str] = getattr(snapshot, "missing", frozenset())
-    named.notices += [f"{p}: skipped: content missing from this partial clone" for p in selected
+    named.notices += [i18n._("{path}: skipped: content missing from this partial clone", path=p) for p in selected
                       if snapshot.blob_id(p) in missing]
     return Selection(snapshot, selected, changes, added, mode, named.notices, base)

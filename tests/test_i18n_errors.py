@@ -181,6 +181,30 @@ def test_a_usage_error(kb: GitRepo, argv: list[str], zh: str, en: str) -> None:
     assert run_cli(*argv) == (2, "", f"kbcheck: error: {en}\n")
 
 
+# -- the commands' own lines ---------------------------------------------------------------------
+def test_baseline_update_and_show_speak_the_configured_lang(kb: GitRepo) -> None:
+    sha = kb.head()
+    zh, en = _zh_and_en(kb, "baseline", "update")
+    assert zh == (0, f"基线：{sha[:7]}，接受 0 条问题 -> .kbcheck/baseline.json\n", "")
+    assert en == (0, f"baseline: {sha[:7]} with 0 accepted findings -> .kbcheck/baseline.json\n", "")
+    zh, en = _zh_and_en(kb, "baseline", "show")
+    date = en[1].splitlines()[2].removeprefix("date: ")
+    assert zh == (0, f"基线：.kbcheck/baseline.json\n提交：{sha}（在本地历史中）\n日期：{date}\n已接受的问题：0\n", "")
+    assert en == (0, f"baseline: .kbcheck/baseline.json\ncommit: {sha} (in local history)\ndate: {date}\n"
+                     "accepted findings: 0\n", "")
+
+
+def test_rules_table_speaks_the_configured_lang_and_keeps_its_columns(kb: GitRepo) -> None:
+    zh, en = _zh_and_en(kb, "rules")
+    assert zh[1].splitlines()[:1] + zh[1].splitlines()[4:5] == [
+        "编号   名称                 级别                         启用  说明",
+        "KB004  unknown-paper        warning（brief 中为 error）  是    引用了一个在知识库中没有论文卡片的 arXiv 号。"]
+    assert en[1].splitlines()[:1] + en[1].splitlines()[4:5] == [
+        "id     name                 severity                   enabled  summary",
+        "KB004  unknown-paper        warning (error in briefs)  yes      An arXiv id is cited that has no paper card in the "
+        "knowledge base."]
+
+
 # -- no new error without its translation -------------------------------------------------------
 #: raises whose message is a plain string on purpose: (file, exception, start of the message) and why
 UNTRANSLATED = {
