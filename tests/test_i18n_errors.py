@@ -102,6 +102,21 @@ def test_unrelated_histories(kb: GitRepo) -> None:
     assert en == (2, "", "kbcheck: error: 'other' and HEAD have no common ancestor\n")
 
 
+def test_a_bad_policy_at_the_trusted_side(kb: GitRepo) -> None:
+    """KB007's policy is read from HEAD: its error names that side, in the language of the staged file."""
+    kb.commit_files({".kbcheck.toml": "lang = 5\n"}, "bad policy")
+    said = []
+    for toml in ('lang = "zh"\n', ""):
+        kb.write(".kbcheck.toml", toml)
+        kb.stage(".kbcheck.toml")
+        said.append(run_cli("check", "--staged"))
+    assert said == [
+        (2, "", "kbcheck：错误：.kbcheck.toml 中的 'lang' 必须是 'zh' 或 'en'，实际为整数（5）"
+                "（HEAD 中提交的版本，即这次改动的可信一侧）\n"),
+        (2, "", "kbcheck: error: 'lang' in .kbcheck.toml must be 'zh' or 'en', got an integer (5) "
+                "(as committed at HEAD, the trusted side of this change)\n")]
+
+
 @pytest.mark.parametrize(("manifest", "zh", "en"), [
     ('{"entries": []}',
      '清单 m.json 必须是路径列表，或在 "items", "paths", "files" 之一下含有列表的对象',
