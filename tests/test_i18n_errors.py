@@ -10,7 +10,10 @@ keeps every new error going through the catalog.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gitrepo import GitRepo
@@ -180,6 +183,34 @@ def test_a_baseline_that_lacks_its_keys(kb: GitRepo) -> None:
                 "请用 kbcheck baseline update 重写\n"),
         (2, "", "kbcheck: error: baseline .kbcheck/baseline.json must be an object with commit, date, fingerprints; "
                 "rewrite it with kbcheck baseline update\n"))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_rule_crashing_in_a_worker_process_is_said_in_chinese(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker sends the error's message as it was built, so the parent can still say it in Chinese."""
+    from kbcheck import engine, parallel
+    from kbcheck.rules import all_rules
+
+    cards = {f"organized/paper_cards/{1000 + i}-2610-{10000 + i:05d}.md":
+             f'---\narxiv: "2610.{10000 + i:05d}"\ntitle: "P{i}"\n---\n\n正文 {i}。\n' for i in range(6)}
+    git_repo.commit_files(cards, "cards")
+    by_id = all_rules()
+    real = by_id["KB008"].check_file
+    assert real is not None
+
+    def broken(file: Any, kb: Any, config: Any) -> Any:
+        if file.path.endswith("1003-2610-10003.md"):
+            raise ValueError("boom")
+        return real(file, kb, config)
+
+    monkeypatch.setitem(by_id, "KB008", dataclasses.replace(by_id["KB008"], check_file=broken))
+    monkeypatch.setattr(engine, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(engine, "PARENT_SHARE_MAX_FILES", 0)  # every file in a worker
+    monkeypatch.setenv(parallel.JOBS_ENV, "2")
+    path = "organized/paper_cards/1003-2610-10003.md"
+    assert run_cli("check", "--all", "--lang", "zh") == (
+        2, "", f"kbcheck：错误：规则 KB008 在 {path} 上出错：ValueError：boom\n")
+    assert run_cli("check", "--all") == (2, "", f"kbcheck: error: rule KB008 failed on {path}: ValueError: boom\n")
 
 
 # -- the command line: `--lang zh` decides ------------------------------------------------------
