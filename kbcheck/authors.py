@@ -19,6 +19,7 @@ from kbcheck.config import identity_key
 from kbcheck.errors import UsageError
 from kbcheck.git import Repository, config_value
 from kbcheck.globs import matches
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -137,7 +138,7 @@ def judged_as(repo: Repository, policy: Config, selection: Selection, *,
     - a commit: the author whose `emails` holds the e-mail the commit records.
     """
     if actor is not None and not actor.strip():
-        raise UsageError("--actor is empty: give the login of the pull request's author")
+        raise UsageError(_("--actor is empty: give the login of the pull request's author"))
     if not selection.changes:
         return selection
     if selection.mode == "staged":

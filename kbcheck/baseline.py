@@ -61,7 +61,7 @@ def baseline_path(repo: Repository, config: Config) -> Path:
     try:
         return work_tree_file(repo, config.baseline, f"'baseline' {config.baseline}")
     except KbcheckError as exc:
-        raise BaselineError(str(exc)) from None
+        raise BaselineError(exc.message, path=exc.path, line=exc.line) from None
 
 
 def parse_baseline(data: bytes, name: str) -> Baseline:
@@ -69,21 +69,23 @@ def parse_baseline(data: bytes, name: str) -> Baseline:
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise BaselineError(f"baseline {name} is not UTF-8 text; rewrite it with kbcheck baseline update") from None
+        raise BaselineError(i18n._("baseline {name} is not UTF-8 text; rewrite it with kbcheck baseline update",
+                                   name=name)) from None
     except (json.JSONDecodeError, RecursionError) as exc:
-        reason = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise BaselineError(f"baseline {name} is not valid JSON ({reason}); "
-                            "fix it or rewrite it with kbcheck baseline update") from None
+        reason = (i18n._("line {line}: {reason}", line=exc.lineno, reason=exc.msg) if isinstance(exc, json.JSONDecodeError)
+                  else i18n._("nested too deeply"))
+        raise BaselineError(i18n._("baseline {name} is not valid JSON ({reason}); "
+                                   "fix it or rewrite it with kbcheck baseline update", name=name, reason=reason)) from None
     if not isinstance(document, dict) or any(key not in document for key in _KEYS):
-        raise BaselineError(f"baseline {name} must be an object with {', '.join(_KEYS)}; "
-                            "rewrite it with kbcheck baseline update")
+        raise BaselineError(i18n._("baseline {name} must be an object with {keys}; "
+                                   "rewrite it with kbcheck baseline update", name=name, keys=", ".join(_KEYS)))
     commit, date, fingerprints = (document[key] for key in _KEYS)
     if not isinstance(commit, str) or not commit.strip():
-        raise BaselineError(f"baseline {name}: 'commit' must be a commit sha")
+        raise BaselineError(i18n._("baseline {name}: 'commit' must be a commit sha", name=name))
     if not isinstance(date, str):
-        raise BaselineError(f"baseline {name}: 'date' must be an ISO-8601 string")
+        raise BaselineError(i18n._("baseline {name}: 'date' must be an ISO-8601 string", name=name))
     if not isinstance(fingerprints, list) or not all(isinstance(f, str) for f in fingerprints):
-        raise BaselineError(f"baseline {name}: 'fingerprints' must be a list of strings")
+        raise BaselineError(i18n._("baseline {name}: 'fingerprints' must be a list of strings", name=name))
     return Baseline(commit.strip(), date, frozenset(fingerprints))
 
 
@@ -91,11 +93,11 @@ def read_baseline(repo: Repository, config: Config, *, required: bool = False) -
     """The baseline of the working tree; None when absent (an error when `required`)."""
 
     try:
-        data = read_regular(baseline_path(repo, config), f"baseline {config.baseline}")
+        data = read_regular(baseline_path(repo, config), i18n._("baseline {path}", path=config.baseline))
     except BaselineError:
         raise
     except KbcheckError as exc:
-        raise BaselineError(str(exc)) from None
+        raise BaselineError(exc.message, path=exc.path, line=exc.line) from None
     if data is None:
         if required:
             raise BaselineError(i18n._("no baseline at {path}; run kbcheck baseline update", path=config.baseline))
@@ -107,7 +109,7 @@ def has_unstaged_changes(repo: Repository, rel: str) -> bool:
     """True when the working-tree file differs from its staged version (a tracked file only)."""
     status, _ = git.run(repo, "diff", "--quiet", "--no-ext-diff", "--", f":(literal){rel}", check=False)
     if status not in (0, 1):
-        raise GitError(f"git diff failed on {rel}")
+        raise GitError(i18n._("git diff failed on {path}", path=rel))
     return status == 1
 
 
@@ -124,8 +126,8 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
     if not present and not use:
         return frozenset()
     if mode == "staged" and path.is_file() and has_unstaged_changes(repo, config.baseline):
-        raise BaselineError(f"baseline {config.baseline} has unstaged changes; "
-                            f"git add {config.baseline} (or revert it) before committing")
+        raise BaselineError(i18n._("baseline {path} has unstaged changes; git add {path} (or revert it) before committing",
+                                   path=config.baseline))
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
     return baseline.fingerprints
@@ -142,20 +144,21 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     return sorted({finding.fingerprint for finding in report.findings})
 
 
-def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO) -> int:
-    """`kbcheck baseline update [REV]`: record REV's commit, date and findings."""
+def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO, lang: str = "en") -> int:
+    """`kbcheck baseline update [REV]`: record REV's commit, date and findings (said in `lang`)."""
     sha = git.resolve(repo, rev or "HEAD")
     path = baseline_path(repo, config)
     if path.exists() and not path.is_file():
-        raise BaselineError(f"baseline {config.baseline} is not a regular file")
+        raise BaselineError(i18n._("baseline {path} is not a regular file", path=config.baseline))
     # opened first: an unwritable folder fails at once, and an interrupted run leaves no temporary file
     with atomic_file(path) as target:
         baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
         text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
         target.write(text.encode("utf-8"))
     count = len(baseline.fingerprints)
-    noun = "finding" if count == 1 else "findings"
-    print(f"baseline: {sha[:7]} with {count} accepted {noun} -> {config.baseline}", file=out)
+    print(i18n.say(i18n.ngettext("baseline: {sha} with {count} accepted finding -> {path}",
+                                 "baseline: {sha} with {count} accepted findings -> {path}", count,
+                                 sha=sha[:7], count=count, path=config.baseline), lang), file=out)
     return 0
 
 
@@ -164,20 +167,21 @@ def in_local_history(repo: Repository, sha: str) -> bool:
     return status == 0
 
 
-def show_baseline(repo: Repository, config: Config, out: TextIO) -> int:
-    """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts."""
+def show_baseline(repo: Repository, config: Config, out: TextIO, lang: str = "en") -> int:
+    """`kbcheck baseline show`: the file, its commit and date, how many findings it accepts (said in `lang`)."""
     baseline = read_baseline(repo, config, required=True)
     assert baseline is not None
     if in_local_history(repo, baseline.commit):
-        where = "in local history"
+        where = i18n._("in local history")
     elif git.is_shallow(repo):
-        where = "not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)"
+        where = i18n._("not in local history: fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0`)")
     else:
-        where = "not in this repository's history: rewritten, or recorded in another clone"
-    print(f"baseline: {config.baseline}", file=out)
-    print(f"commit: {baseline.commit} ({where})", file=out)
-    print(f"date: {baseline.date}", file=out)
-    print(f"accepted findings: {len(baseline.fingerprints)}", file=out)
+        where = i18n._("not in this repository's history: rewritten, or recorded in another clone")
+    for line in (i18n._("baseline: {path}", path=config.baseline),
+                 i18n._("commit: {sha} ({where})", sha=baseline.commit, where=where),
+                 i18n._("date: {date}", date=baseline.date),
+                 i18n._("accepted findings: {count}", count=len(baseline.fingerprints))):
+        print(i18n.say(line, lang), file=out)
     return 0
 
 

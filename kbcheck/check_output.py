@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.color import use_color
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -84,7 +85,7 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
     from kbcheck.reporters import render
 
     if options.statistics and options.format != "text":
-        raise UsageError("--statistics counts findings in the text format; the other formats carry every finding")
+        raise UsageError(_("--statistics counts findings in the text format; the other formats carry every finding"))
     lang = output_lang(options, lang)
     report = localized(report, lang)
     target: TextIO = io.StringIO() if options.output else out

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
-from kbcheck.i18n import _
+from kbcheck.i18n import Text, _
 from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
@@ -245,19 +245,19 @@ def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
     if not follow:
         flags |= getattr(os, "O_NOFOLLOW", 0)
         if path.is_symlink():
-            raise ConfigError(f"config file {name!r} is a symlink; kbcheck reads only a regular file there")
+            raise ConfigError(_("config file {name} is a symlink; kbcheck reads only a regular file there", name=repr(name)))
     try:
         fd = os.open(path, flags)
     except IsADirectoryError:
-        raise ConfigError(f"config file {name!r} is a directory, not a file") from None
+        raise ConfigError(_("config file {name} is a directory, not a file", name=repr(name))) from None
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+        raise ConfigError(_("cannot read config file {name}: {reason}", name=repr(name), reason=exc.strerror or str(exc))) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise ConfigError(f"config file {name!r} is a directory, not a file")
+            raise ConfigError(_("config file {name} is a directory, not a file", name=repr(name)))
         if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"config file {name!r} is not a regular file")
+            raise ConfigError(_("config file {name} is not a regular file", name=repr(name)))
         _check_size(info.st_size, name)
         chunks = []
         while chunk := os.read(fd, 1 << 16):
@@ -265,7 +265,7 @@ def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
             if sum(map(len, chunks)) > MAX_CONFIG_BYTES:  # grew while being read
                 break
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+        raise ConfigError(_("cannot read config file {name}: {reason}", name=repr(name), reason=exc.strerror or str(exc))) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
@@ -275,7 +275,8 @@ def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
 
 def _check_size(size: int, name: str) -> None:
     if size > MAX_CONFIG_BYTES:
-        raise ConfigError(f"config file {name} is {size} bytes, over the limit of {MAX_CONFIG_BYTES}")
+        raise ConfigError(_("config file {name} is {size} bytes, over the limit of {limit}", name=name, size=size,
+                            limit=MAX_CONFIG_BYTES))
 
 
 def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config:
@@ -287,14 +288,15 @@ def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config
         text = data.decode("utf-8-sig")  # a BOM is harmless; tomllib alone would reject it
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        _fail(f"{name} is not UTF-8 text: invalid byte 0x{data[exc.start]:02x} on line {line}", name, line)
+        byte = f"0x{data[exc.start]:02x}"
+        _fail(_("{name} is not UTF-8 text: invalid byte {byte} on line {line}", name=name, byte=byte, line=line), name, line)
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
-        _fail(f"invalid TOML in {name}: {exc}", name, int(found.group(1)) if found else None)
+        _fail(_("invalid TOML in {name}: {reason}", name=name, reason=str(exc)), name, int(found.group(1)) if found else None)
     except RecursionError:
-        _fail(f"invalid TOML in {name}: values are nested too deeply", name)
+        _fail(_("invalid TOML in {name}: values are nested too deeply", name=name), name)
     if not pyproject:
         return _validate(document, where=name, source=name)
     tool = document.get("tool")
@@ -302,10 +304,10 @@ def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config
     where = f"{name} [tool.kbcheck]"
     if section is None:
         if required:
-            _fail(f"{name} has no [tool.kbcheck] table", name)
+            _fail(_("{name} has no [tool.kbcheck] table", name=name), name)
         return Config()
     if not isinstance(section, dict):
-        _fail(f"[tool.kbcheck] in {name} must be a table, got {_kind(section)}", name)
+        _fail(_("[tool.kbcheck] in {name} must be a table, got {kind}", name=name, kind=_kind(section)), name)
     return _validate(section, where=where, source=name)
 
 
@@ -313,57 +315,69 @@ def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config
 
 
 def _fail(message: str, source: str | None = None, line: int | None = None) -> NoReturn:
-    error = ConfigError(" ".join(message.splitlines()))  # one line, whatever a key holds
+    error = ConfigError(_one_line(message))  # one line, whatever a key holds
     error.path, error.line = source, line
     raise error
+
+
+def _one_line(message: str) -> str:
+    """`message` on one line; a `Text` stays one (its values joined), so it can still be translated."""
+    joined = " ".join(message.splitlines())
+    if joined == message or not isinstance(message, Text):
+        return message if joined == message else joined
+    values = {name: _one_line(value) if isinstance(value, str) else value for name, value in message.values.items()}
+    again = Text(message.msgid, values, message.plural, message.number)
+    return again if again == joined else joined
 
 
 def _kind(value: object) -> str:
     """How a TOML value is named in messages."""
     if isinstance(value, bool):
-        return f"a boolean ({str(value).lower()})"
+        return _("a boolean ({value})", value=str(value).lower())
     if isinstance(value, int):
-        return f"an integer ({value})"
+        return _("an integer ({value})", value=value)
     if isinstance(value, float):
-        return f"a float ({value})"
+        return _("a float ({value})", value=value)
     if isinstance(value, str):
-        return f"the string {_quote(value)}" if value else "an empty string"
+        return _("the string {value}", value=_quote(value)) if value else _("an empty string")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, dict):
-        return "a table"
-    return "a date or time"
+        return _("a table")
+    return _("a date or time")
 
 
 def _quote(text: str) -> str:
     """A value as messages quote it: never more than a line's worth of it."""
     if len(text) <= _QUOTE_CHARS:
         return repr(text)
-    return repr(text[:_QUOTE_CHARS]) + f"… ({len(text)} characters)"
+    return _("{start}… ({count} characters)", start=repr(text[:_QUOTE_CHARS]), count=len(text))
 
 
 def _check_length(text: str, what: str, where: str) -> None:
     if len(text) > MAX_VALUE_CHARS:
-        _fail(f"{what} in {where} is {len(text)} characters long, over the limit of {MAX_VALUE_CHARS}")
+        _fail(_("{what} in {where} is {count} characters long, over the limit of {limit}", what=what, where=where,
+                count=len(text), limit=MAX_VALUE_CHARS))
 
 
 def _check_count(items: Mapping[str, Any] | list[Any], key: str, where: str) -> None:
     if len(items) > MAX_ITEMS:
-        _fail(f"{key!r} in {where} has {len(items)} items, over the limit of {MAX_ITEMS}")
+        _fail(_("{key} in {where} has {count} items, over the limit of {limit}", key=repr(key), where=where,
+                count=len(items), limit=MAX_ITEMS))
 
 
 def _suggest(word: str, valid: tuple[str, ...] | list[str], what: str) -> str:
     near = difflib.get_close_matches(word, valid, n=1)
     if near:
-        return f"did you mean {near[0]!r}?"
-    return f"valid {what} are: {', '.join(valid)}"
+        return _("did you mean {near}?", near=repr(near[0]))
+    return _("valid {what} are: {valid}", what=what, valid=", ".join(valid))
 
 
 def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], where: str) -> None:
     for key in table:
         if key not in valid:
             if len(key) > _QUOTE_CHARS:
-                _fail(f"unknown key {_quote(key)} in {where}")
+                _fail(_("unknown key {key} in {where}", key=_quote(key), where=where))
             near = difflib.get_close_matches(key, valid, n=1)
             if near:
                 _fail(_("unknown key {key} in {where}; did you mean {near}?", key=repr(key), where=where, near=repr(near[0])))
@@ -372,35 +386,38 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...] | list[str], wh
 
 def _table(value: object, key: str, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        _fail(f"{key!r} in {where} must be a table, got {_kind(value)}")
+        _fail(_("{key} in {where} must be a table, got {kind}", key=repr(key), where=where, kind=_kind(value)))
     _check_count(value, key, where)
     for name in value:
-        _check_length(name, f"a key of {key!r}", where)
+        _check_length(name, _("a key of {key}", key=repr(key)), where)
     return value
 
 
 def _strings(value: object, key: str, where: str) -> tuple[str, ...]:
     """A list of non-empty strings (an empty marker or glob would match everything or nothing)."""
     if not isinstance(value, list):
-        _fail(f"{key!r} in {where} must be a list of strings, got {_kind(value)}")
+        _fail(_("{key} in {where} must be a list of strings, got {kind}", key=repr(key), where=where, kind=_kind(value)))
     _check_count(value, key, where)
     for number, item in enumerate(value, 1):
         if not isinstance(item, str) or not item:
-            _fail(f"item {number} of {key!r} in {where} must be a non-empty string, got {_kind(item)}")
-        _check_length(item, f"item {number} of {key!r}", where)
+            _fail(_("item {number} of {key} in {where} must be a non-empty string, got {kind}", number=number,
+                    key=repr(key), where=where, kind=_kind(item)))
+        _check_length(item, _("item {number} of {key}", number=number, key=repr(key)), where)
     return tuple(value)
 
 
 def _check_glob(glob: str, key: str, where: str) -> None:
     import pathspec
 
-    _check_length(glob, f"a glob of {key!r}", where)
+    _check_length(glob, _("a glob of {key}", key=repr(key)), where)
     if ".." in glob.replace("\\", "/").split("/"):
-        _fail(f"glob {_quote(glob)} in {key!r} in {where} leaves the repository ('..' is not allowed in globs)")
+        _fail(_("glob {glob} in {key} in {where} leaves the repository ('..' is not allowed in globs)",
+                glob=_quote(glob), key=repr(key), where=where))
     try:
         pathspec.PathSpec.from_lines("gitignore", [glob])
     except (ValueError, re.error) as exc:  # pathspec's pattern error is a ValueError
-        _fail(f"invalid glob {_quote(glob)} in {key!r} in {where}: {exc}")
+        _fail(_("invalid glob {glob} in {key} in {where}: {reason}", glob=_quote(glob), key=repr(key), where=where,
+                reason=str(exc)))
 
 
 def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
@@ -415,48 +432,57 @@ def _regex(value: object, key: str, where: str) -> HeadingRegex:
     from kbcheck.patterns import LinearPattern, PatternError
 
     if not isinstance(value, str):
-        _fail(f"{key!r} in {where} must be a regular expression string, got {_kind(value)}")
+        _fail(_("{key} in {where} must be a regular expression string, got {kind}", key=repr(key), where=where,
+                kind=_kind(value)))
     _check_length(value, repr(key), where)
     try:
         compiled = re.compile(value)  # Python's syntax is the documented one: its errors name the position
     except (re.error, RecursionError, OverflowError) as exc:
-        _fail(f"{key!r} in {where} is not a valid regular expression: {exc}")
+        _fail(_("{key} in {where} is not a valid regular expression: {reason}", key=repr(key), where=where,
+                reason=str(exc)))
     if value == DEFAULTS[key]:
         return compiled
     try:
         return LinearPattern(value)
     except PatternError as exc:
-        _fail(f"{key!r} in {where} uses a construct the linear-time engine for configured patterns "
-              f"does not run ({exc}); lookarounds and backreferences are not supported")
+        _fail(_("{key} in {where} uses a construct the linear-time engine for configured patterns "
+                "does not run ({reason}); lookarounds and backreferences are not supported",
+                key=repr(key), where=where, reason=str(exc)))
 
 
 def _count(value: object, key: str, where: str) -> int:
     minimum = _COUNTS[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        _fail(f"{key!r} in {where} must be an integer >= {minimum}, got {_kind(value)}")
+        _fail(_("{key} in {where} must be an integer >= {minimum}, got {kind}", key=repr(key), where=where,
+                minimum=minimum, kind=_kind(value)))
     return value
 
 
 def _choice(value: object, key: str, where: str, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
-        allowed = " or ".join(repr(c) for c in choices)
-        _fail(f"{key!r} in {where} must be {allowed}, got {_kind(value)}")
+        allowed = repr(choices[-1])
+        for choice in reversed(choices[:-1]):
+            allowed = _("{choice} or {choices}", choice=repr(choice), choices=allowed)
+        _fail(_("{key} in {where} must be {allowed}, got {kind}", key=repr(key), where=where, allowed=allowed,
+                kind=_kind(value)))
     return value
 
 
 def _rule_id(value: object, key: str, where: str) -> str:
     if not isinstance(value, str):
-        _fail(f"{key!r} in {where} must name rule ids such as 'KB005', got {_kind(value)}")
+        _fail(_("{key} in {where} must name rule ids such as 'KB005', got {kind}", key=repr(key), where=where,
+                kind=_kind(value)))
     rule_id = value.strip().upper()
     known = rule_ids()
     if rule_id not in known:
-        _fail(f"unknown rule {_quote(value)} in {key!r} in {where}; {_suggest(rule_id, known, 'rules')}")
+        hint = _suggest(rule_id, known, _("rules"))
+        _fail(_("unknown rule {rule} in {key} in {where}; {hint}", rule=_quote(value), key=repr(key), where=where, hint=hint))
     return rule_id
 
 
 def _rule_ids(value: object, key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        _fail(f"{key!r} in {where} must be a list of rule ids, got {_kind(value)}")
+        _fail(_("{key} in {where} must be a list of rule ids, got {kind}", key=repr(key), where=where, kind=_kind(value)))
     return tuple(dict.fromkeys(_rule_id(item, key, where) for item in value))
 
 
@@ -465,8 +491,8 @@ def _severity(value: object, where: str) -> dict[str, str]:
     for rule, level in _table(value, "severity", where).items():
         rule_id = _rule_id(rule, "severity", where)
         if not isinstance(level, str) or level.lower() not in SEVERITIES:
-            _fail(f"'severity' of {rule_id} in {where} must be 'error' or 'warning', got {_kind(level)}"
-                  " (to turn a rule off, add it to 'ignore')")
+            _fail(_("'severity' of {rule} in {where} must be 'error' or 'warning', got {kind}"
+                    " (to turn a rule off, add it to 'ignore')", rule=rule_id, where=where, kind=_kind(level)))
         levels[rule_id] = level.lower()
     return levels
 
@@ -475,7 +501,7 @@ def _per_file_ignores(value: object, where: str) -> dict[str, tuple[str, ...]]:
     ignores: dict[str, tuple[str, ...]] = {}
     for glob, rules in _table(value, "per-file-ignores", where).items():
         if not glob:
-            _fail(f"'per-file-ignores' in {where} has an empty glob")
+            _fail(_("'per-file-ignores' in {where} has an empty glob", where=where))
         _check_glob(glob, "per-file-ignores", where)
         ignores[glob] = _rule_ids(rules, f"per-file-ignores.{glob}", where)
     return ignores
@@ -485,20 +511,21 @@ def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
     kinds = _strings(value, "reference-kinds", where)
     for kind in kinds:
         if kind not in REFERENCE_KINDS:
-            _fail(f"unknown kind {kind!r} in 'reference-kinds' in {where}; "
-                  f"{_suggest(kind, REFERENCE_KINDS, 'kinds')}")
+            hint = _suggest(kind, REFERENCE_KINDS, _("kinds"))
+            _fail(_("unknown kind {kind} in 'reference-kinds' in {where}; {hint}", kind=repr(kind), where=where, hint=hint))
     return tuple(dict.fromkeys(kinds))
 
 
 def _baseline(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        _fail(f"'baseline' in {where} must be a file path, got {_kind(value)}")
+        _fail(_("'baseline' in {where} must be a file path, got {kind}", where=where, kind=_kind(value)))
     _check_length(value, "'baseline'", where)
     parts = value.replace("\\", "/").split("/")
     if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
-        _fail(f"'baseline' in {where} must be a path inside the repository, got {_quote(value)}")
+        _fail(_("'baseline' in {where} must be a path inside the repository, got {value}", where=where,
+                value=_quote(value)))
     if any(part.lower().rstrip(". ") == ".git" for part in parts):  # `.GIT` too: case-insensitive file systems
-        _fail(f"'baseline' in {where} must be a path outside .git, got {_quote(value)}")
+        _fail(_("'baseline' in {where} must be a path outside .git, got {value}", where=where, value=_quote(value)))
     return value
 
 
@@ -509,8 +536,9 @@ def _roles(value: object, where: str) -> dict[str, tuple[str, ...]]:
         for pattern in patterns:
             for placeholder in _PLACEHOLDER.findall(pattern):
                 if placeholder != "{author}":
-                    _fail(f"unknown placeholder {_quote(placeholder)} in 'roles.{role}' in {where}; "
-                          "only {author} is replaced (by the author's slug)")
+                    _fail(_("unknown placeholder {placeholder} in 'roles.{role}' in {where}; "
+                            "only {{author}} is replaced (by the author's slug)", placeholder=_quote(placeholder),
+                            role=role, where=where))
             _check_glob(pattern.replace("{author}", "author"), f"roles.{role}", where)
         roles[role] = patterns
     return roles
@@ -522,30 +550,33 @@ def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) ->
     for slug, spec in _table(value, "authors", where).items():
         section = f"[authors.{slug}]"
         if not _SLUG.fullmatch(slug) or slug in (".", ".."):
-            _fail(f"author slug {_quote(slug)} in {where} must be a plain folder name "
-                  "(no spaces, '/', or glob characters)")
+            _fail(_("author slug {slug} in {where} must be a plain folder name "
+                    "(no spaces, '/', or glob characters)", slug=_quote(slug), where=where))
         if not isinstance(spec, dict):
-            _fail(f"{section} in {where} must be a table with 'emails' and 'role', got {_kind(spec)}")
-        _check_keys(spec, AUTHOR_KEYS, f"{section} of {where}")
+            _fail(_("{section} in {where} must be a table with 'emails' and 'role', got {kind}", section=section,
+                    where=where, kind=_kind(spec)))
+        _check_keys(spec, AUTHOR_KEYS, _("{section} of {where}", section=section, where=where))
         emails = tuple(dict.fromkeys(identity_key(e) for e in _strings(spec.get("emails", []),
                                                                         f"authors.{slug}.emails", where)))
         for email in emails:
             if email in owner_of:
-                _fail(f"email {email!r} is listed for both [authors.{owner_of[email]}] and {section} in {where}")
+                _fail(_("email {email} is listed for both [authors.{other}] and {section} in {where}", email=repr(email),
+                        other=owner_of[email], section=section, where=where))
             owner_of[email] = slug
         logins = tuple(dict.fromkeys(identity_key(name) for name in _strings(spec.get("logins", []),
                                                                               f"authors.{slug}.logins", where)))
         for login in logins:
             if not login or any(ch.isspace() for ch in login):
-                _fail(f"login {login!r} of {section} in {where} must be a forge user name, without spaces")
+                _fail(_("login {login} of {section} in {where} must be a forge user name, without spaces",
+                        login=repr(login), section=section, where=where))
             if "login:" + login in owner_of:
-                _fail(f"login {login!r} is listed for both [authors.{owner_of['login:' + login]}] "
-                      f"and {section} in {where}")
+                _fail(_("login {login} is listed for both [authors.{other}] and {section} in {where}",
+                        login=repr(login), other=owner_of["login:" + login], section=section, where=where))
             owner_of["login:" + login] = slug
         role = spec.get("role", "writer")
         if not isinstance(role, str) or role not in roles:
-            _fail(f"'role' of {section} in {where} is {_kind(role)}, which [roles] does not define; "
-                  f"defined roles: {', '.join(roles)}")
+            _fail(_("'role' of {section} in {where} is {kind}, which [roles] does not define; defined roles: {roles}",
+                    section=section, where=where, kind=_kind(role), roles=", ".join(roles)))
         authors[slug] = Author(slug=slug, emails=emails, role=role, logins=logins)
     return authors
 
@@ -578,8 +609,8 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     fields["severity"] = _severity(merged["severity"], where)
     fields["per-file-ignores"] = _per_file_ignores(merged["per-file-ignores"], where)
     if not isinstance(merged["allow-unknown-authors"], bool):
-        _fail(f"'allow-unknown-authors' in {where} must be true or false, "
-              f"got {_kind(merged['allow-unknown-authors'])}")
+        _fail(_("'allow-unknown-authors' in {where} must be true or false, got {kind}", where=where,
+                kind=_kind(merged["allow-unknown-authors"])))
     fields["allow-unknown-authors"] = merged["allow-unknown-authors"]
     fields["reference-kinds"] = _reference_kinds(merged["reference-kinds"], where)
     fields["roles"] = roles = _roles(merged["roles"], where)
@@ -673,13 +704,13 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
     `author` is an `[authors.…]` table appended after the defaults (the first author)."""
     target = Path(root) / CONFIG_FILE
     if not Path(root).is_dir():
-        raise ConfigError(f"cannot write {CONFIG_FILE}: {root} is not a directory")
+        raise ConfigError(_("cannot write {name}: {root} is not a directory", name=CONFIG_FILE, root=str(root)))
     if (target.exists() or target.is_symlink()) and not force:
-        raise ConfigError(f"{CONFIG_FILE} already exists; not overwriting it (use --force to replace it)")
+        raise ConfigError(_("{name} already exists; not overwriting it (use --force to replace it)", name=CONFIG_FILE))
     try:
         fd, temp = tempfile.mkstemp(dir=root, prefix=f"{CONFIG_FILE}.", suffix=".tmp")
     except OSError as exc:
-        raise ConfigError(f"cannot write {CONFIG_FILE}: {exc.strerror or exc}") from None
+        raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write((init_text() + author).encode("utf-8"))
@@ -689,5 +720,5 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
         os.replace(temp, target)
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)
-        raise ConfigError(f"cannot write {CONFIG_FILE}: {exc.strerror or exc}") from None
+        raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     return target

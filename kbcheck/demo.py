@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kbcheck.errors import KbcheckError
+from kbcheck.i18n import _
 
 #: a file that only the example's root has (the check that we found the right folder)
 EXAMPLE_MARKER = ".kbcheck.toml"
@@ -75,7 +76,7 @@ def example_root() -> Path:
     candidate = Path(__file__).resolve().parent / EXAMPLE_FOLDER
     if (candidate / EXAMPLE_MARKER).is_file() and (candidate / "organized").is_dir():
         return candidate
-    raise KbcheckError("the example knowledge base is not installed with this copy of kbcheck")
+    raise KbcheckError(_("the example knowledge base is not installed with this copy of kbcheck"))
 
 
 def run_demo(out: TextIO = sys.stdout) -> int:
@@ -148,10 +149,10 @@ class _Session:
         try:
             result = subprocess.run(["git", *args], cwd=self.root, env=env, capture_output=True, text=True, check=False)
         except FileNotFoundError as exc:
-            raise KbcheckError("the demo needs git on PATH") from exc
+            raise KbcheckError(_("the demo needs git on PATH")) from exc
         if result.returncode != 0:
             reason = (result.stderr.strip().splitlines() or ["no message"])[-1]
-            raise KbcheckError(f"git {args[0]} failed in the demo repository: {reason}")
+            raise KbcheckError(_("git {command} failed in the demo repository: {reason}", command=args[0], reason=reason))
         return result.stdout
 
     def shell(self, line: str) -> None:
@@ -235,7 +236,7 @@ class _Session:
         text = living.read_text(encoding="utf-8")
         marker = "\n## §七"
         if marker not in text:
-            raise KbcheckError(f"the example's {LIVING_DOCUMENT} has no reference section to insert before")
+            raise KbcheckError(_("the example's {path} has no reference section to insert before", path=LIVING_DOCUMENT))
         living.write_text(text.replace(marker, UNSOURCED_TREND + marker, 1), encoding="utf-8")
         self.shell("git add -A")
         self.git("add", "-A")
@@ -295,7 +296,7 @@ class _Session:
         text = card.read_text(encoding="utf-8")
         for old, new in (("stars: 245", "stars: 251"), ("weekly_growth: 14", "weekly_growth: 17")):
             if old not in text:
-                raise KbcheckError(f"the example's {REC_CARD} has no `{old}` to refresh")
+                raise KbcheckError(_("the example's {path} has no `{old}` to refresh", path=REC_CARD, old=old))
             text = text.replace(old, new, 1)
         card.write_text(text, encoding="utf-8")
         self.git("add", "-A")

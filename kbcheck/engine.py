@@ -19,6 +19,7 @@ from kbcheck.cache import shard_of
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
+from kbcheck.i18n import _
 from kbcheck.model.document import Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.parallel import can_fork, jobs, run_tasks
@@ -83,7 +84,8 @@ def _run_rule(rule: Rule, run: Callable[..., Iterable[Problem]], args: tuple[obj
     except KbcheckError:
         raise
     except Exception as exc:
-        raise KbcheckError(f"rule {rule.id} failed on {where}: {type(exc).__name__}: {exc}") from exc
+        raise KbcheckError(_("rule {rule} failed on {where}: {error}: {reason}", rule=rule.id, where=where,
+                             error=type(exc).__name__, reason=str(exc))) from exc
 
 
 @dataclass(frozen=True, slots=True)

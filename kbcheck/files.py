@@ -25,6 +25,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from kbcheck.errors import KbcheckError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
@@ -75,18 +76,18 @@ def read_regular(path: Path, what: str, *, follow: bool = False) -> bytes | None
         return None
     except OSError as exc:
         if os.path.islink(path):
-            raise KbcheckError(f"{what} is a symlink; kbcheck reads only a regular file there") from None
+            raise KbcheckError(_("{what} is a symlink; kbcheck reads only a regular file there", what=what)) from None
         if os.path.isdir(path):
-            raise KbcheckError(f"{what} is a folder, not a file") from None
-        raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
+            raise KbcheckError(_("{what} is a folder, not a file", what=what)) from None
+        raise KbcheckError(_("cannot read {what}: {reason}", what=what, reason=exc.strerror or str(exc))) from None
     try:
         data = _contents(fd)
     except OSError as exc:
-        raise KbcheckError(f"cannot read {what}: {exc.strerror or exc}") from None
+        raise KbcheckError(_("cannot read {what}: {reason}", what=what, reason=exc.strerror or str(exc))) from None
     finally:
         os.close(fd)
     if data is None:
-        raise KbcheckError(f"{what} is not a regular file")
+        raise KbcheckError(_("{what} is not a regular file", what=what))
     return data
 
 
@@ -98,7 +99,7 @@ def work_tree_file(repo: Repository, rel: str, what: str) -> Path:
     root = Path(repo.root)
     parts = [part for part in rel.replace("\\", "/").split("/") if part not in ("", ".")]
     if not parts or ".." in parts:
-        raise KbcheckError(f"{what} must be a path inside the working tree")
+        raise KbcheckError(_("{what} must be a path inside the working tree", what=what))
     here = root
     for number, part in enumerate(parts):
         here = here / part
@@ -107,15 +108,15 @@ def work_tree_file(repo: Repository, rel: str, what: str) -> Path:
         except FileNotFoundError:
             break  # the rest does not exist yet: it will be made as real folders
         except OSError as exc:
-            raise KbcheckError(f"cannot use {what}: {exc.strerror or exc}") from None
+            raise KbcheckError(_("cannot use {what}: {reason}", what=what, reason=exc.strerror or str(exc))) from None
         if stat.S_ISLNK(info.st_mode):
             through = "/".join(parts[: number + 1])
             if number == len(parts) - 1:
-                raise KbcheckError(f"{what} is a symlink; kbcheck reads and writes only a regular file there")
-            raise KbcheckError(f"{what} goes through the symlink {through}; "
-                               "kbcheck reads and writes only real folders of the working tree")
+                raise KbcheckError(_("{what} is a symlink; kbcheck reads and writes only a regular file there", what=what))
+            raise KbcheckError(_("{what} goes through the symlink {through}; "
+                                 "kbcheck reads and writes only real folders of the working tree", what=what, through=through))
     if is_in_git_dir(repo, root / "/".join(parts)):
-        raise KbcheckError(f"{what} is inside the git directory")
+        raise KbcheckError(_("{what} is inside the git directory", what=what))
     return root.joinpath(*parts)
 
 
@@ -169,7 +170,7 @@ class AtomicFile:
             os.chmod(self._temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
             os.replace(self._temp, self.path)
         except OSError as exc:
-            raise KbcheckError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            raise KbcheckError(_("cannot write {path}: {reason}", path=str(self.path), reason=exc.strerror or str(exc))) from None
 
     def discard(self) -> None:
         if self._fd is not None:
@@ -187,7 +188,7 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
         folder.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise KbcheckError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise KbcheckError(_("cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc))) from None
     target = AtomicFile(path, temp, fd)
     try:
         with _terminate_as_interrupt():

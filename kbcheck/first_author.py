@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
@@ -63,7 +64,7 @@ def git_user(repo: Repository) -> tuple[str, str] | None:
 def first_author(repo: Repository | None, role: str | None, roles: tuple[str, ...]) -> FirstAuthor | None:
     """Who init records, or None outside a repository or without a git e-mail."""
     if role is not None and role not in roles:
-        raise UsageError(f"unknown role '{role}'; the default [roles] are {', '.join(roles)}")
+        raise UsageError(_("unknown role '{role}'; the default [roles] are {roles}", role=role, roles=", ".join(roles)))
     user = git_user(repo) if repo is not None else None
     if user is None:
         return None

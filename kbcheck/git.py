@@ -41,7 +41,7 @@ _UNMERGED = re.compile(r" [1-3]\t")
 #: a patch as `parse_added_lines` reads it, whatever the user's diff config
 _PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
-_SHALLOW_HINT = (
+_SHALLOW_HINT = i18n._(
     "this clone is shallow and lacks that history; fetch the full history "
     "(`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
 )
@@ -124,10 +124,11 @@ def open_repository(start: Path) -> Repository:
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise GitError(i18n._("not a git repository: {path}", path=str(start))) from None
     except (git.GitError, OSError) as exc:
-        raise GitError(f"cannot open git repository at {start}: {_first_line(str(exc))}") from None
+        raise GitError(i18n._("cannot open git repository at {path}: {reason}", path=str(start),
+                              reason=_first_line(str(exc)))) from None
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
-        raise BareRepositoryError(f"bare repository has no working tree: {handle.git_dir}")
+        raise BareRepositoryError(i18n._("bare repository has no working tree: {path}", path=str(handle.git_dir)))
     return Repository(
         root=Path(handle.working_tree_dir).resolve(),
         git_dir=Path(handle.git_dir).resolve(),
@@ -167,18 +168,18 @@ def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = 
         except git.GitCommandNotFound:
             raise GitError(i18n._("git is not installed or not on PATH")) from None
         except (git.GitError, OSError) as exc:
-            raise GitError(f"git {args[0]} failed: {_first_line(str(exc))}") from None
+            raise GitError(i18n._("git {command} failed: {reason}", command=args[0], reason=_first_line(str(exc)))) from None
     if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
         raise GitError(_refused(repo))  # whatever was asked: no answer git gives here can be trusted
     if check and status != 0:
-        raise GitError(f"git {args[0]} failed: {_first_line(err)}")
+        raise GitError(i18n._("git {command} failed: {reason}", command=args[0], reason=_first_line(err)))
     return status, out
 
 
 def _refused(repo: Repository) -> str:
     """git's safe.directory check refuses a repository owned by another user: say so, not "no commits"."""
-    return ("git refuses this repository: it belongs to another user (detected dubious ownership); "
-            f"if you trust it: git config --global --add safe.directory {repo.root}")
+    return i18n._("git refuses this repository: it belongs to another user (detected dubious ownership); "
+                  "if you trust it: git config --global --add safe.directory {root}", root=str(repo.root))
 
 
 def _decode(raw: bytes) -> str:
@@ -251,7 +252,7 @@ def commit_date(repo: Repository, sha: str) -> str:
     full = resolve(repo, sha)
     data = _read_object(repo, full, "commit")
     if data is None:
-        raise GitError(f"commit {full[:12]} is missing from the object store")
+        raise GitError(i18n._("commit {sha} is missing from the object store", sha=full[:12]))
     for line in data.split(b"\n"):
         if line.startswith(b"committer "):
             stamp, offset = line.rsplit(b" ", 2)[-2:]
@@ -261,7 +262,7 @@ def commit_date(repo: Repository, sha: str) -> str:
             return datetime.fromtimestamp(int(stamp), tz).isoformat()
         if not line:
             break
-    raise GitError(f"commit {full[:12]} has no committer line")
+    raise GitError(i18n._("commit {sha} has no committer line", sha=full[:12]))
 
 
 def config_value(repo: Repository, key: str) -> str | None:
@@ -415,7 +416,7 @@ def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
     except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
         return None
     except OSError as exc:
-        raise GitError(f"git cat-file failed: {exc}") from None
+        raise GitError(i18n._("git {command} failed: {reason}", command="cat-file", reason=str(exc))) from None
     name = typename.decode() if isinstance(typename, bytes) else str(typename)
     return data if name == kind else None
 
@@ -467,7 +468,7 @@ def _read_pipelined(repo: Repository, shas: list[str]) -> dict[str, bytes]:
     try:
         process = repo.handle.git.cat_file("--batch", as_process=True, istream=subprocess.PIPE)
     except (git.GitError, OSError) as exc:
-        raise GitError(f"git cat-file failed: {_first_line(str(exc))}") from None
+        raise GitError(i18n._("git {command} failed: {reason}", command="cat-file", reason=_first_line(str(exc)))) from None
     requests = "".join(f"{sha}\n" for sha in shas).encode("ascii")
 
     def feed() -> None:
@@ -651,7 +652,7 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
         while i < len(tokens):
             sha = tokens[i]
             if sha not in pending:
-                raise GitError(f"git diff-tree gave unexpected output near {sha!r}")
+                raise GitError(i18n._("git diff-tree gave unexpected output near {sha}", sha=repr(sha)))
             pending.discard(sha)
             changes, i = _parse_name_status(tokens, i + 1, stop=pending)
             by_commit[sha] = changes
@@ -676,8 +677,9 @@ def fork_point(repo: Repository, base: str) -> tuple[str, str]:
         raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
     fork = merge_base(repo, start, head)
     if fork is None:
-        hint = f": {_SHALLOW_HINT}" if is_shallow(repo) else ""
-        raise GitError(f"'{base}' and HEAD have no common ancestor{hint}")
+        if is_shallow(repo):
+            raise GitError(i18n._("'{base}' and HEAD have no common ancestor: {hint}", base=base, hint=_SHALLOW_HINT))
+        raise GitError(i18n._("'{base}' and HEAD have no common ancestor", base=base))
     return fork, head
 
 

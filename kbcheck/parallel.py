@@ -75,7 +75,7 @@ def _child(tokens: int, tasks: Sequence[T], work: Callable[[T], R], in_child: Ca
                 child_done()
             payload: tuple[str, object] = ("ok", done)
         except KbcheckError as exc:
-            payload = ("error", str(exc))
+            payload = ("error", (exc.message, exc.path, exc.line))  # the message still a `Text`, said later
         data = pickle.dumps(payload, pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as pipe:
             pipe.write(data)
@@ -123,7 +123,7 @@ def run_tasks(tasks: Sequence[T], work: Callable[[T], R], *, workers: int, paren
         raise
     finally:
         os.close(tokens)
-    errors: list[str] = []
+    errors: list[tuple[str, str | None, int | None]] = []  # (message, path, line) of a child's error
     for pid, read_fd in children:
         with os.fdopen(read_fd, "rb") as pipe:
             data = pipe.read()
@@ -134,10 +134,13 @@ def run_tasks(tasks: Sequence[T], work: Callable[[T], R], *, workers: int, paren
             status, value = "failed", None
         if status == "ok" and isinstance(value, dict):
             results.update(value)
+        elif status == "error" and isinstance(value, tuple) and len(value) == 3:
+            errors.append((value[0], value[1], value[2]))
         elif status == "error":
-            errors.append(str(value))
+            errors.append((str(value), None, None))
     if errors:
-        raise KbcheckError(errors[0])
+        message, path, line = errors[0]
+        raise KbcheckError(message, path=path, line=line)
     for index, task in enumerate(tasks):
         if index not in results:
             results[index] = work(task)

@@ -16,6 +16,7 @@ from pathlib import Path
 from kbcheck import git
 from kbcheck.config import CONFIG_FILE, PYPROJECT, Config, config_from_bytes
 from kbcheck.errors import ConfigError
+from kbcheck.i18n import _
 from kbcheck.snapshots import missing_blobs
 
 
@@ -43,7 +44,8 @@ def config_at(repo: git.Repository, rev: str, config_file: str | None = None) ->
     except ConfigError as error:
         if "trusted side" in str(error):
             raise
-        raise ConfigError(f"{error} (as committed at {rev}, the trusted side of this change)") from None
+        raise ConfigError(_("{where}{message} (as committed at {rev}, the trusted side of this change)",
+                            where=error.where, message=error.message, rev=rev)) from None
 
 
 def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Config:
@@ -61,7 +63,8 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
             return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT)
         data = _file_at(repo, rev, rel)
         if data is None:
-            raise ConfigError(f"config file {rel!r} does not exist at {rev}, the trusted side of this change")
+            raise ConfigError(_("config file {name} does not exist at {rev}, the trusted side of this change",
+                                name=repr(rel), rev=rev))
         return config_from_bytes(data, rel, pyproject=path.name == PYPROJECT)
     data = _file_at(repo, rev, CONFIG_FILE)
     if data is not None:
@@ -76,7 +79,7 @@ def _read_outside(path: Path, name: str) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {name!r}: {exc.strerror or exc}") from None
+        raise ConfigError(_("cannot read config file {name}: {reason}", name=repr(name), reason=exc.strerror or str(exc))) from None
 
 
 def trusted_config(repo: git.Repository, current: Config, base: str | None, config_file: str | None) -> Config:

@@ -85,8 +85,8 @@ def _hook_range(repo: git.Repository) -> str:
     assert refs is not None
     start, stop = refs
     if git.resolve(repo, stop) != git.head_sha(repo):
-        raise UsageError(f"pre-commit asks for the range {start}...{stop}, but kbcheck checks ranges "
-                         f"that end at HEAD; check out {stop} first")
+        raise UsageError(i18n._("pre-commit asks for the range {start}...{stop}, but kbcheck checks ranges "
+                                "that end at HEAD; check out {stop} first", start=start, stop=stop))
     return start
 
 
@@ -107,7 +107,7 @@ class _Named:
 def _repo_relative(repo: git.Repository, arg: str) -> tuple[str, Path]:
     """The repo-relative form of a command-line path; UsageError when outside the repository."""
     if not arg or "\0" in arg:
-        raise UsageError(f"not a valid path: {arg!r}")
+        raise UsageError(i18n._("not a valid path: {path}", path=repr(arg)))
     absolute = Path(os.path.abspath(arg))
     # folders on the way may be symlinks (a symlinked checkout dir); the last component is never followed
     real_parent = Path(os.path.realpath(absolute.parent))
@@ -212,15 +212,15 @@ def select(
         elif mode == "all" and paths:
             mode = "paths"
     if mode not in MODES:
-        raise UsageError(f"unknown mode '{mode}'; expected one of {', '.join(MODES)}")
+        raise UsageError(i18n._("unknown mode '{mode}'; expected one of {modes}", mode=mode, modes=", ".join(MODES)))
     if mode == "diff" and not rev:
-        raise UsageError("--diff needs a revision, e.g. --diff origin/main")
+        raise UsageError(i18n._("--diff needs a revision, e.g. --diff origin/main"))
     if mode == "all" and paths:
-        raise UsageError("--all checks every tracked file; give either --all or paths, not both")
+        raise UsageError(i18n._("--all checks every tracked file; give either --all or paths, not both"))
     if mode == "paths" and not paths:
-        raise UsageError("no paths given")
+        raise UsageError(i18n._("no paths given"))
     if net and mode != "diff":
-        raise UsageError("--actor judges the net change of a range: give it with --diff REV")
+        raise UsageError(i18n._("--actor judges the net change of a range: give it with --diff REV"))
 
     named = _name_paths(repo, paths)
     exclude = config.exclude
@@ -266,6 +266,6 @@ def select(
     else:  # a regular file, not excluded: what `paths()` lists
         selected = sorted({c.path for c in changes if c.status != "D" and snapshot.blob_id(c.path) is not None})
     missing: frozenset[str] = getattr(snapshot, "missing", frozenset())
-    named.notices += [f"{p}: skipped: content missing from this partial clone" for p in selected
+    named.notices += [i18n._("{path}: skipped: content missing from this partial clone", path=p) for p in selected
                       if snapshot.blob_id(p) in missing]
     return Selection(snapshot, selected, changes, added, mode, named.notices, base)

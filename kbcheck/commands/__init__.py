@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def run_command(command: Callable[[], int], out: TextIO, err: TextIO) -> int:
     """Run one command; an error becomes one `kbcheck: error: …` line on `err` (in the language of
     the command's messages, once it knows it) and its exit status."""
-    from kbcheck.i18n import MESSAGE_LANG
+    from kbcheck.i18n import MESSAGE_LANG, _, say
 
     token = MESSAGE_LANG.set("en")
     try:
@@ -36,7 +36,7 @@ def run_command(command: Callable[[], int], out: TextIO, err: TextIO) -> int:
         print(error_line(exc, MESSAGE_LANG.get()), file=err)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("kbcheck: interrupted", file=err)
+        print(say(_("kbcheck: interrupted"), MESSAGE_LANG.get()), file=err)
         return 130
     except BrokenPipeError:  # output cut short before the command knew its status
         discard_output(out)
@@ -44,7 +44,8 @@ def run_command(command: Callable[[], int], out: TextIO, err: TextIO) -> int:
     except Exception as exc:
         if os.environ.get("KBCHECK_DEBUG"):
             raise
-        print(f"kbcheck: internal error: {type(exc).__name__}: {exc} (set KBCHECK_DEBUG=1 for details)", file=err)
+        print(say(_("kbcheck: internal error: {error}: {reason} (set KBCHECK_DEBUG=1 for details)",
+                    error=type(exc).__name__, reason=str(exc)), MESSAGE_LANG.get()), file=err)
         return 2
     finally:
         MESSAGE_LANG.reset(token)
@@ -114,10 +115,11 @@ def message_lang(requested: str | None, config: Config | None) -> str:
 
 def checked_lang(value: str, where: str) -> str:
     """`value` when it is a language kbcheck speaks; else a UsageError naming the ones it does."""
-    from kbcheck.i18n import LANGS
+    from kbcheck.i18n import LANGS, _
 
     if value not in LANGS:
-        raise UsageError(f"unknown language {value!r} for {where}; choose one of: {', '.join(LANGS)}")
+        raise UsageError(_("unknown language {value} for {where}; choose one of: {langs}", value=repr(value), where=where,
+                           langs=", ".join(LANGS)))
     return value
 
 

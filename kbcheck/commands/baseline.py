@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from kbcheck.commands import configuration, repository
+from kbcheck.commands import configuration, message_lang, repository
 
 
 def run_baseline_update(rev: str, config_file: str | None, out: TextIO, err: TextIO) -> int:
@@ -13,8 +13,10 @@ def run_baseline_update(rev: str, config_file: str | None, out: TextIO, err: Tex
     from kbcheck.progress import progress_for, showing
 
     repo = repository()
+    config = configuration(repo, config_file)
+    lang = message_lang(None, config)  # `lang` when the configuration sets it
     with showing(progress_for(err, "baseline")):
-        return update_baseline(repo, configuration(repo, config_file), rev, out)
+        return update_baseline(repo, config, rev, out, lang)
 
 
 def run_baseline_show(config_file: str | None, out: TextIO) -> int:
@@ -22,7 +24,8 @@ def run_baseline_show(config_file: str | None, out: TextIO) -> int:
     from kbcheck.baseline import show_baseline
 
     repo = repository()
-    return show_baseline(repo, configuration(repo, config_file), out)
+    config = configuration(repo, config_file)
+    return show_baseline(repo, config, out, message_lang(None, config))
 
 
 __all__ = ["run_baseline_show", "run_baseline_update"]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import configuration, discard_output, message_lang, notify, repository
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,12 +62,12 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
 
     message_lang(options.lang, None)  # an error from here on is said in `--lang`
     if options.rev == "" and not options.fix:
-        raise UsageError("--diff needs REV (only --fix --diff takes none)")
+        raise UsageError(_("--diff needs REV (only --fix --diff takes none)"))
     if options.rev and options.mode:
-        raise UsageError(f"--diff REV is not allowed with --{options.mode}")
+        raise UsageError(_("--diff REV is not allowed with --{mode}", mode=options.mode))
     mode = "diff" if options.rev else options.mode
     if options.filter in ("added",) and mode not in ("staged", "diff", None):
-        raise UsageError("--filter added needs --staged or --diff (it compares with what the change added)")
+        raise UsageError(_("--filter added needs --staged or --diff (it compares with what the change added)"))
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
     config = configuration(repo, options.config)

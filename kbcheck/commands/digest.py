@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import checked_lang, configuration, message_lang, notify, repository
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -82,11 +83,11 @@ def _output_path(repo: Repository, name: str) -> Path:
 
     output = Path(os.path.abspath(name))
     if not output.parent.is_dir():
-        raise UsageError(f"cannot write {name}: folder {output.parent} does not exist")
+        raise UsageError(_("cannot write {name}: folder {folder} does not exist", name=name, folder=str(output.parent)))
     if output.is_dir():
-        raise UsageError(f"cannot write {name}: it is a folder")
+        raise UsageError(_("cannot write {name}: it is a folder", name=name))
     if is_in_git_dir(repo, output):
-        raise UsageError(f"cannot write {name}: it is inside the git directory")
+        raise UsageError(_("cannot write {name}: it is inside the git directory", name=name))
     root = Path(repo.root)
     if output == root or root in output.parents:
         return work_tree_file(repo, output.relative_to(root).as_posix(), f"--output {name}")

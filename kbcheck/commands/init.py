@@ -7,6 +7,7 @@ from typing import TextIO
 
 from kbcheck.commands import repository
 from kbcheck.errors import KbcheckError, UsageError
+from kbcheck.i18n import _
 
 
 def run_init(role: str | None, force: bool, out: TextIO) -> int:
@@ -21,8 +22,8 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
         repo = repository()
         root = repo.root
     except BareRepositoryError:
-        raise UsageError(f"{root} is a bare repository (no working tree): "
-                         "run kbcheck init in a clone's working tree") from None
+        raise UsageError(_("{root} is a bare repository (no working tree): run kbcheck init in a clone's working tree",
+                           root=str(root))) from None
     except KbcheckError:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TextIO
 
-from kbcheck.commands import configuration, repository
+from kbcheck.commands import configuration, message_lang, repository
 from kbcheck.errors import KbcheckError
 
 
 def run_rules(config_file: str | None, out: TextIO) -> int:
-    """The table of rules; outside a repository, with the defaults (unless `--config` names a file)."""
+    """The table of rules; outside a repository, with the defaults (unless `--config` names a file).
+    Its words are said in the configuration's `lang` when it sets one."""
     from kbcheck.config import Config, effective_severity
+    from kbcheck.i18n import _, catalog, listing, say
     from kbcheck.rules import all_rules
 
     config = Config()
@@ -19,16 +22,27 @@ def run_rules(config_file: str | None, out: TextIO) -> int:
     except KbcheckError:
         if config_file:
             raise
-    rows = [("id", "name", "severity", "enabled", "summary")]
+    lang = message_lang(None, config)
+    header = (_("id"), _("name"), _("severity"), _("enabled"), _("summary"))
+    rows = [tuple(say(word, lang) for word in header)]
     for rule in all_rules().values():
-        severity = effective_severity(config, rule.id, rule.severity)
+        severity: str = effective_severity(config, rule.id, rule.severity)
         if rule.severity_by_kind and rule.id not in config.severity:
-            severity += " (" + ", ".join(f"{s} in {k}s" for k, s in rule.severity_by_kind) + ")"
-        rows.append((rule.id, rule.name, severity, "no" if rule.id in config.ignore else "yes", rule.summary))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+            by_kind = listing(_("{severity} in {kind}s", severity=s, kind=k) for k, s in rule.severity_by_kind)
+            severity = _("{severity} ({by_kind})", severity=severity, by_kind=by_kind)
+        enabled = _("no") if rule.id in config.ignore else _("yes")
+        summary = rule.summary if lang == "en" else catalog(lang).gettext(rule.summary)  # its doc's first paragraph
+        rows.append((rule.id, rule.name, say(severity, lang), say(enabled, lang), summary))
+    widths = [max(_width(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4], file=out)
+        cells = [cell + " " * (widths[i] - _width(cell)) for i, cell in enumerate(row[:4])]
+        print("  ".join(cells) + "  " + row[4], file=out)
     return 0
+
+
+def _width(text: str) -> int:
+    """Columns `text` takes on a terminal: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 __all__ = ["run_rules"]

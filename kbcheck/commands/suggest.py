@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import configuration, notify, repository
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.suggest import Suggestion
@@ -44,7 +45,7 @@ def run_suggest(options: SuggestOptions, out: TextIO, err: TextIO) -> int:
     repo = repository()
     config = configuration(repo, options.config)
     if options.top < 1:
-        raise UsageError("--top must be at least 1")
+        raise UsageError(_("--top must be at least 1"))
     selection = select(repo, config, mode="paths", paths=list(options.paths), rev=None)
     kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else repository_cache(repo))
     suggester = Suggester(kb)

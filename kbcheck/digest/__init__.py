@@ -54,7 +54,7 @@ def render_digest(digest: Digest, fmt: str, lang: str) -> str:
         from kbcheck.digest.render_markdown import render as render_markdown
 
         return render_markdown(digest, lang)
-    raise UsageError(f"unknown digest format '{fmt}'; valid formats are markdown, json")
+    raise UsageError(i18n._("unknown digest format '{format}'; valid formats are markdown, json", format=fmt))
 
 
 __all__ = ["base_revision", "make_digest", "render_digest"]

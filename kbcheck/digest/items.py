@@ -17,6 +17,7 @@ from typing import Any
 
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
+from kbcheck.i18n import _
 from kbcheck.model.cards import PAPER, REPO, split_frontmatter
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
@@ -314,7 +315,8 @@ def _entry_path(entry: object, number: int, name: str) -> str:
         return entry
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):
         return str(entry["path"])
-    raise UsageError(f"manifest {name}: entry {number} must be a path string or an object with a \"path\" string")
+    raise UsageError(_("manifest {name}: entry {number} must be a path string or an object with a \"path\" string",
+                       name=name, number=number))
 
 
 def load_manifest(file: str, root: Path) -> list[str]:
@@ -329,29 +331,30 @@ def load_manifest(file: str, root: Path) -> list[str]:
     from kbcheck.files import read_regular
 
     try:
-        found = read_regular(Path(file), f"manifest {file}", follow=True)  # never blocks on a FIFO
+        found = read_regular(Path(file), _("manifest {file}", file=file), follow=True)  # never blocks on a FIFO
     except KbcheckError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.message, path=exc.path, line=exc.line) from None
     if found is None:
-        raise UsageError(f"manifest {file} not found")
+        raise UsageError(_("manifest {file} not found", file=file))
     data = found
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise UsageError(f"manifest {file} is not UTF-8 text") from None
+        raise UsageError(_("manifest {file} is not UTF-8 text", file=file)) from None
     except json.JSONDecodeError as exc:
-        raise UsageError(f"manifest {file} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise UsageError(_("manifest {file} is not valid JSON (line {line}: {reason})", file=file, line=exc.lineno,
+                           reason=exc.msg)) from None
     except RecursionError:
-        raise UsageError(f"manifest {file} is not valid JSON (nested too deeply)") from None
+        raise UsageError(_("manifest {file} is not valid JSON (nested too deeply)", file=file)) from None
     entries: object = document
     if isinstance(document, dict):
         key = next((k for k in MANIFEST_KEYS if k in document), None)
         if key is None:
-            raise UsageError(f"manifest {file} must be a list of paths, or an object with a list under "
-                             + ", ".join(f'"{k}"' for k in MANIFEST_KEYS))
+            raise UsageError(_("manifest {file} must be a list of paths, or an object with a list under {keys}", file=file,
+                               keys=", ".join(f'"{k}"' for k in MANIFEST_KEYS)))
         entries = document[key]
     if not isinstance(entries, list):
-        raise UsageError(f"manifest {file}: the items must be a JSON list")
+        raise UsageError(_("manifest {file}: the items must be a JSON list", file=file))
     real_root = os.path.realpath(root)
     paths: dict[str, None] = {}
     for number, entry in enumerate(entries, 1):
@@ -359,10 +362,10 @@ def load_manifest(file: str, root: Path) -> list[str]:
         if os.path.isabs(raw):
             real = os.path.realpath(raw)
             if real != real_root and not real.startswith(real_root + os.sep):
-                raise UsageError(f"manifest {file} names a path outside the repository: {raw}")
+                raise UsageError(_("manifest {file} names a path outside the repository: {path}", file=file, path=raw))
             raw = Path(os.path.relpath(real, real_root)).as_posix()
         normal = normalise_path(raw.replace("\\", "/"))
         if normal is None:
-            raise UsageError(f"manifest {file} names a path outside the repository: {raw}")
+            raise UsageError(_("manifest {file} names a path outside the repository: {path}", file=file, path=raw))
         paths.setdefault(normal, None)
     return list(paths)

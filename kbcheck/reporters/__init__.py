@@ -45,7 +45,8 @@ def render(fmt: str, report: Report, rules: Mapping[str, Rule], out: TextIO, *,
     format's own words (a summary line, GitHub's closing notice)."""
     module_name = _MODULES.get(fmt)
     if module_name is None:
-        raise UsageError(f"unknown output format '{fmt}'; valid formats are {', '.join(FORMATS)}")
+        from kbcheck.i18n import _
+        raise UsageError(_("unknown output format '{format}'; valid formats are {formats}", format=fmt, formats=", ".join(FORMATS)))
     module = importlib.import_module(f"kbcheck.reporters.{module_name}")
     renderer: _Renderer = module.render
     renderer(report, rules, out, color=color, tool_version=tool_version, lang=lang)
