@@ -15,18 +15,26 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
+from kbcheck.suggest.terms import CJK as _CJK
+from kbcheck.suggest.terms import term_counts
 
 #: BM25's usual constants
 _K1, _B = 1.2, 0.75
 #: how the evidence adds up (each part lies in 0..1)
 _WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
 _SHOWN_TERMS = 4
+#: a paragraph with fewer terms than this (once the notes' common words are left out) is no summary
+GIST_TERMS = 4
+#: paragraphs read for a note's summary
+_GISTS_READ = 3
+#: a headline term held by at most this many sections is distinctive however few sections there are
+_DISTINCTIVE_SECTIONS = 3
 #: pages judged in full for one note (the rest cannot reach its top suggestions)
 _PAGES_IN_PLAY = 40
 #: sections whose cited notes are read for one note, and how many of each section's notes
@@ -39,6 +47,14 @@ _TERMS_HALF = 5.0
 _NEAR = 0.1
 #: below this a section is not suggested at all: an unrelated note gets no confident place
 MIN_SCORE = 0.25
+#: on a page the note is not tied to, a section must hold this share of the weight of the note's
+#: title (or of its summary): a word or two of it in common is chance, not the note's topic
+HEADLINE_SHARE = 0.5
+#: a living document citing this share of the notes and cards (and `_OVERVIEW_CITES`) is an overview
+OVERVIEW_SHARE, _OVERVIEW_CITES = 0.1, 2
+MATERIAL_KINDS = ("paper_card", "repo_card", "guide", "brief")
+#: a headline term held by more than this share of the sections is no evidence of a topic
+_DISTINCTIVE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,11 @@ class Query:
     #: the note's own identity: its path and, for a card, its id
     own: set[str] = field(default_factory=set)
     kinds: set[str] = field(default_factory=set)
+    #: the terms of what the note says it is about: its title, its summary fields (a card's `tldr`,
+    #: `description`) and its first paragraphs, the first of which that says something is its gist
+    title_terms: dict[str, int] = field(default_factory=dict)
+    summaries: list[dict[str, int]] = field(default_factory=list)
+    paragraphs: list[dict[str, int]] = field(default_factory=list)
 
 
 def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None:
@@ -81,7 +102,56 @@ def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None
     kinds = {kind} | ({card[0]} if card else set())
     if not card:  # a guide or brief stands for what it cites
         kinds |= {k for k in cited_kinds if k in ("arxiv", "doi", "repo")}
-    return Query(path, kind, title, terms, targets, own, kinds)
+    fields, paragraphs = note_gists(kb, path)
+    return Query(path, kind, title, terms, targets, own, kinds, term_counts(title),
+                 [term_counts(text) for text in fields], [term_counts(text) for text in paragraphs])
+
+
+def note_gists(kb: KnowledgeBase, path: str) -> tuple[list[str], list[str]]:
+    """What a note may say it is about besides its title: a card's `tldr` or `description`, and the
+    first paragraphs of its body (the first that is not a shared header or a byline is its gist)."""
+    fields: list[str] = []
+    if kb.kind_of(path) in ("paper_card", "repo_card"):
+        card = kb.card(path)
+        for name in ("tldr", "description"):
+            value = card.fields.get(name) if card is not None else None
+            if isinstance(value, str) and value.strip():
+                fields.append(value)
+    doc = kb.document(path)
+    blocks = [b.text for b in doc.blocks if b.kind != "heading"] if doc is not None else []
+    return fields, blocks[:_GISTS_READ]
+
+
+def headlines(query: Query, keep: Callable[[str], bool]) -> list[dict[str, int]]:
+    """The note's title, its summary fields, and its gist: the first of its first paragraphs that
+    holds `GIST_TERMS` terms `keep` keeps (a shared header or a byline says nothing of the topic)."""
+    kept = [{t: n for t, n in terms.items() if keep(t) and t in query.terms}
+            for terms in (query.title_terms, *query.summaries)]
+    gists = ({t: n for t, n in terms.items() if keep(t) and t in query.terms} for terms in query.paragraphs)
+    return kept + [g for g in gists if len(g) >= GIST_TERMS][:1]
+
+
+def _distinctive(index: SectionIndex, query: Query, keep: Callable[[str], bool]) -> list[dict[str, float]]:
+    """Each headline's distinctive terms with their weight (idf): terms the note's text keeps (not
+    what most notes repeat), held by few sections. A hyphenated word counts by its parts; a CJK
+    bigram no section holds is mostly the seam between two words, and counts for nothing."""
+    most = max(_DISTINCTIVE_SECTIONS, len(index.candidates) * _DISTINCTIVE_SHARE)
+    out: list[dict[str, float]] = []
+    for headline in headlines(query, keep):
+        weights: dict[str, float] = {}
+        for term in headline:
+            df = index.df.get(term, 0)
+            if "-" not in term and df <= most and (df or not _CJK.match(term)):
+                weights[term] = index.idf(term)
+        out.append(weights)
+    return out
+
+
+def headline_share(distinctive: list[dict[str, float]], terms: Iterable[str]) -> float:
+    """The largest share of a headline's weight that `terms` hold."""
+    held = set(terms)
+    return max((sum(w for t, w in weights.items() if t in held) / sum(weights.values())
+                for weights in distinctive if weights), default=0.0)
 
 
 def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
@@ -159,8 +229,20 @@ def _name(section: Section) -> str:
     return section.heading
 
 
-def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list[Suggestion]:
-    """The `top` best sections for the note, best first."""
+def overviews(kb: KnowledgeBase, index: SectionIndex) -> set[str]:
+    """The living documents that cite a good share of the knowledge base's notes and cards: the
+    overviews of what it collects, where any note may belong (a page on one topic cites a few)."""
+    material = {f"path:{p}" for p in kb.paths_of_kind(*MATERIAL_KINDS)}
+    floor = max(_OVERVIEW_CITES, len(material) * OVERVIEW_SHARE)
+    return {path for path, doc in index.documents.items() if len(doc.links_out & material) >= floor}
+
+
+def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
+         distinctive: Callable[[str], bool] = lambda _term: True,
+         broad: set[str] | None = None) -> list[Suggestion]:
+    """The `top` best sections for the note, best first. `distinctive` says which terms of its
+    headlines may say what it is about (few notes hold them); `broad` are the overviews (all
+    living documents when not given)."""
     if not index.candidates:
         return []
     text = bm25(index, query.terms)
@@ -252,10 +334,18 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     # a page the note links, or one of whose sections shares its ids, is tied to the note: there
     # the page's habit alone may place it (a wiki's `Sources` list holds links, not the note's words)
     tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
+    # elsewhere a page is about the note's topic only where one of its sections holds a good share
+    # of what the note's title or summary says: the best of unrelated sections is still unrelated
+    weights = _distinctive(index, query, distinctive)
+    topical = {index.candidates[n].doc for n in parts
+               if index.candidates[n].doc not in tied_pages and (
+                   broad is None or index.candidates[n].doc in broad
+                   or headline_share(weights, index.candidates[n].terms) >= HEADLINE_SHARE)}
     scored: list[tuple[float, int]] = []
     for number, values in parts.items():
         section = index.candidates[number]
-        if section.doc not in tied_pages and not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR):
+        if section.doc not in tied_pages and (
+                section.doc not in topical or not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR)):
             continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
         if section.doc in linked_docs:
