@@ -23,7 +23,7 @@ REPEATED_NOTES, REPEATED_ID_SHARE = 5, 0.1
 #: a term in this share of the notes (and at least `REPEATED_NOTES` of them) is boilerplate to them
 COMMON_TERM_SHARE = 0.25
 #: a term in more than this share of the notes is a word of the field, not a note's own topic
-RARE_TERM_SHARE = 0.05
+RARE_TERM_SHARE = 0.25
 
 
 class Background:

@@ -29,10 +29,12 @@ _K1, _B = 1.2, 0.75
 #: how the evidence adds up (each part lies in 0..1)
 _WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
 _SHOWN_TERMS = 4
-#: a paragraph with fewer terms than this (once the notes' common words are left out) is no summary
-GIST_TERMS = 4
+#: a paragraph with fewer distinctive terms than this is no summary (a byline, generic prose)
+GIST_TERMS = 8
 #: paragraphs read for a note's summary
 _GISTS_READ = 3
+#: words a section must share with a headline (besides holding `HEADLINE_SHARE` of its weight)
+_HEADLINE_WORDS = 2
 #: a headline term held by at most this many sections is distinctive however few sections there are
 _DISTINCTIVE_SECTIONS = 3
 #: pages judged in full for one note (the rest cannot reach its top suggestions)
@@ -54,7 +56,7 @@ HEADLINE_SHARE = 0.5
 OVERVIEW_SHARE, _OVERVIEW_CITES = 0.1, 2
 MATERIAL_KINDS = ("paper_card", "repo_card", "guide", "brief")
 #: a headline term held by more than this share of the sections is no evidence of a topic
-_DISTINCTIVE_SHARE = 0.25
+_DISTINCTIVE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -122,36 +124,45 @@ def note_gists(kb: KnowledgeBase, path: str) -> tuple[list[str], list[str]]:
     return fields, blocks[:_GISTS_READ]
 
 
-def headlines(query: Query, keep: Callable[[str], bool]) -> list[dict[str, int]]:
-    """The note's title, its summary fields, and its gist: the first of its first paragraphs that
-    holds `GIST_TERMS` terms `keep` keeps (a shared header or a byline says nothing of the topic)."""
-    kept = [{t: n for t, n in terms.items() if keep(t) and t in query.terms}
-            for terms in (query.title_terms, *query.summaries)]
-    gists = ({t: n for t, n in terms.items() if keep(t) and t in query.terms} for terms in query.paragraphs)
-    return kept + [g for g in gists if len(g) >= GIST_TERMS][:1]
-
-
 def _distinctive(index: SectionIndex, query: Query, keep: Callable[[str], bool]) -> list[dict[str, float]]:
-    """Each headline's distinctive terms with their weight (idf): terms the note's text keeps (not
-    what most notes repeat), held by few sections. A hyphenated word counts by its parts; a CJK
-    bigram no section holds is mostly the seam between two words, and counts for nothing."""
+    """The distinctive terms, with their weight (idf), of the note's title, of its summary fields
+    and of its gist: the first of its first paragraphs holding `GIST_TERMS` of them (a shared header,
+    a byline or a line of generic prose says nothing of the topic). Distinctive: kept by `keep` and
+    by the note's text (not what most notes repeat), held by few sections. A hyphenated word counts
+    by its parts; a CJK bigram no section holds is mostly the seam between two words: left out."""
     most = max(_DISTINCTIVE_SECTIONS, len(index.candidates) * _DISTINCTIVE_SHARE)
-    out: list[dict[str, float]] = []
-    for headline in headlines(query, keep):
-        weights: dict[str, float] = {}
-        for term in headline:
+
+    def weights(terms: dict[str, int]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for term in terms:
             df = index.df.get(term, 0)
-            if "-" not in term and df <= most and (df or not _CJK.match(term)):
-                weights[term] = index.idf(term)
-        out.append(weights)
-    return out
+            if (keep(term) and term in query.terms and "-" not in term and df <= most
+                    and (df or not _CJK.match(term))):
+                out[term] = index.idf(term)
+        return out
+
+    found = [weights(terms) for terms in (query.title_terms, *query.summaries)]
+    gists = (weights(terms) for terms in query.paragraphs)
+    return found + [g for g in gists if len(g) >= GIST_TERMS][:1]
 
 
 def headline_share(distinctive: list[dict[str, float]], terms: Iterable[str]) -> float:
-    """The largest share of a headline's weight that `terms` hold."""
+    """The largest share of a headline's weight that `terms` hold, counting only a headline of
+    which they hold at least `_HEADLINE_WORDS` words (one word in common is chance)."""
     held = set(terms)
-    return max((sum(w for t, w in weights.items() if t in held) / sum(weights.values())
-                for weights in distinctive if weights), default=0.0)
+    best = 0.0
+    for weights in distinctive:
+        shared = [t for t in weights if t in held]
+        if shared and _words(shared) >= _HEADLINE_WORDS:
+            best = max(best, sum(weights[t] for t in shared) / sum(weights.values()))
+    return best
+
+
+def _words(terms: list[str]) -> int:
+    """How many words the terms are: CJK bigrams that chain (`端到`, `到端`) are one word."""
+    bigrams = {t for t in terms if _CJK.match(t) and len(t) == 2}
+    # a bigram that another continues is not a word's start
+    return len(terms) - len(bigrams) + sum(1 for b in bigrams if not any(o[1] == b[0] for o in bigrams if o != b))
 
 
 def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
@@ -334,10 +345,10 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
     # a page the note links, or one of whose sections shares its ids, is tied to the note: there
     # the page's habit alone may place it (a wiki's `Sources` list holds links, not the note's words)
     tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
-    # elsewhere a page is about the note's topic only where one of its sections holds a good share
-    # of what the note's title or summary says: the best of unrelated sections is still unrelated
+    # elsewhere, on a page about one topic, a section is about the note's only when it holds a good
+    # share of what the note's title or summary says: the best of unrelated sections is unrelated
     weights = _distinctive(index, query, distinctive)
-    topical = {index.candidates[n].doc for n in parts
+    topical = {n for n in parts
                if index.candidates[n].doc not in tied_pages and (
                    broad is None or index.candidates[n].doc in broad
                    or headline_share(weights, index.candidates[n].terms) >= HEADLINE_SHARE)}
@@ -345,7 +356,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
     for number, values in parts.items():
         section = index.candidates[number]
         if section.doc not in tied_pages and (
-                section.doc not in topical or not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR)):
+                number not in topical or not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR)):
             continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
         if section.doc in linked_docs:
