@@ -207,6 +207,13 @@ def _section_at(kb: KnowledgeBase, path: str, line: int) -> str:
     return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
 
 
+def shown(section: str) -> str:
+    """A suggested section as the action names it: its heading's text (`## [Title](url)` is `Title`)."""
+    from kbcheck.model.document import inline_text
+
+    return inline_text(section) or "?"
+
+
 def _words(text: str) -> set[str]:
     from kbcheck.suggest.terms import terms
 
@@ -242,7 +249,7 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
     for item in increments:
         if item.cited_no_entry and first_time(item):
             doc, section = place(item)
-            actions.append((say(lang, "action.cited_no_entry", what=name(item, True), section=section or "?"), doc, section))
+            actions.append((say(lang, "action.cited_no_entry", what=name(item, True), section=shown(section)), doc, section))
     # each paper id of an increment, with the words of its card (or of the increment itself)
     papers: list[tuple[str, set[str]]] = []
     if any(f.rule == "KB001" for f in findings):
@@ -269,7 +276,7 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
     for item in increments:
         if not item.cited_no_entry and first_time(item):
             doc, section = place(item)
-            actions.append((say(lang, "action.new_entry", what=name(item), section=section or "?"), doc, section))
+            actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for finding in findings:
         if finding.rule == "KB006":
             now = finding.message.rsplit(" now says ", 1)[-1] if " now says " in finding.message else "?"

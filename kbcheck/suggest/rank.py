@@ -33,6 +33,8 @@ _SHOWN_TERMS = 4
 GIST_TERMS = 8
 #: paragraphs read for a note's summary
 _GISTS_READ = 3
+#: on a page about one topic the note is not tied to, the habit only breaks ties (a fifth of its weight)
+_HABIT_TIE = 0.2
 #: words a section must share with a headline (besides holding `HEADLINE_SHARE` of its weight)
 _HEADLINE_WORDS = 2
 #: a headline term held by at most this many sections is distinctive however few sections there are
@@ -359,6 +361,8 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
                 number not in topical or not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR)):
             continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
+        if section.doc not in tied_pages and broad is not None and section.doc not in broad:
+            values["habit"] *= _HABIT_TIE  # on a page about one topic, the note's words say where
         if section.doc in linked_docs:
             reasons[number].append("the note links this document")
         if values["habit"] > 0.5 and section.heading:
