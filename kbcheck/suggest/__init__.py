@@ -56,8 +56,7 @@ class Suggester:
         background = self.background
         query.targets -= background.repeated - query.own
         query.terms = {t: n for t, n in query.terms.items() if t not in background.common_terms}
-        # a title or summary says what the note is about in the words few other notes use
-        return rank(self.kb, self.index, query, top, background.rare, self.overviews)
+        return rank(self.kb, self.index, query, top, self.overviews)
 
 
 def suggestion_json(suggestion: Suggestion) -> dict[str, Any]:

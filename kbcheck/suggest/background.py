@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 REPEATED_NOTES, REPEATED_ID_SHARE = 5, 0.1
 #: a term in this share of the notes (and at least `REPEATED_NOTES` of them) is boilerplate to them
 COMMON_TERM_SHARE = 0.25
-#: a term in more than this share of the notes is a word of the field, not a note's own topic
-RARE_TERM_SHARE = 0.25
 
 
 class Background:
@@ -50,15 +48,9 @@ class Background:
         floor = max(REPEATED_NOTES, len(self.notes) * COMMON_TERM_SHARE)
         #: terms so many notes hold that they say nothing about one
         self.common_terms: frozenset[str] = frozenset(t for t, n in self.term_df.items() if n >= floor)
-        self._rare_limit = max(REPEATED_NOTES, len(self.notes) * RARE_TERM_SHARE)
 
     def is_repeated(self, kind: str, ident: str) -> bool:
         """An id a header repeats (`repo`, `owner/notes-index`)."""
         return f"{kind}:{ident}" in self.repeated
-
-    def rare(self, term: str) -> bool:
-        """A term few notes hold: it can say what one note is about."""
-        return self.term_df.get(term, 0) <= self._rare_limit
-
 
 __all__ = ["COMMON_TERM_SHARE", "REPEATED_ID_SHARE", "REPEATED_NOTES", "Background"]

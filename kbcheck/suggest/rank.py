@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -126,11 +126,11 @@ def note_gists(kb: KnowledgeBase, path: str) -> tuple[list[str], list[str]]:
     return fields, blocks[:_GISTS_READ]
 
 
-def _distinctive(index: SectionIndex, query: Query, keep: Callable[[str], bool]) -> list[dict[str, float]]:
+def _distinctive(index: SectionIndex, query: Query) -> list[dict[str, float]]:
     """The distinctive terms, with their weight (idf), of the note's title, of its summary fields
     and of its gist: the first of its first paragraphs holding `GIST_TERMS` of them (a shared header,
-    a byline or a line of generic prose says nothing of the topic). Distinctive: kept by `keep` and
-    by the note's text (not what most notes repeat), held by few sections. A hyphenated word counts
+    a byline or a line of generic prose says nothing of the topic). Distinctive: kept in the note's
+    terms (not what most notes repeat) and held by few sections. A hyphenated word counts
     by its parts; a CJK bigram no section holds is mostly the seam between two words: left out."""
     most = max(_DISTINCTIVE_SECTIONS, len(index.candidates) * _DISTINCTIVE_SHARE)
 
@@ -138,7 +138,7 @@ def _distinctive(index: SectionIndex, query: Query, keep: Callable[[str], bool])
         out: dict[str, float] = {}
         for term in terms:
             df = index.df.get(term, 0)
-            if (keep(term) and term in query.terms and "-" not in term and df <= most
+            if (term in query.terms and "-" not in term and df <= most
                     and (df or not _CJK.match(term))):
                 out[term] = index.idf(term)
         return out
@@ -251,11 +251,9 @@ def overviews(kb: KnowledgeBase, index: SectionIndex) -> set[str]:
 
 
 def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
-         distinctive: Callable[[str], bool] = lambda _term: True,
          broad: set[str] | None = None) -> list[Suggestion]:
-    """The `top` best sections for the note, best first. `distinctive` says which terms of its
-    headlines may say what it is about (few notes hold them); `broad` are the overviews (all
-    living documents when not given)."""
+    """The `top` best sections for the note, best first; `broad` are the overviews (`overviews`),
+    every living document when not given."""
     if not index.candidates:
         return []
     text = bm25(index, query.terms)
@@ -349,7 +347,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
     tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
     # elsewhere, on a page about one topic, a section is about the note's only when it holds a good
     # share of what the note's title or summary says: the best of unrelated sections is unrelated
-    weights = _distinctive(index, query, distinctive)
+    weights = _distinctive(index, query)
     topical = {n for n in parts
                if index.candidates[n].doc not in tied_pages and (
                    broad is None or index.candidates[n].doc in broad
