@@ -115,11 +115,11 @@ def sample(out: Path, names: Sequence[str], count: int, seed: int) -> list[dict[
 
 
 def tally(judged: Path) -> str:
-    """Agreement per sample (seed), the latest judgement of each item winning (a re-judgement is
-    an appended line with the same corpus and path; `"rejudged": true` marks one made under a
-    later ranking)."""
+    """Agreement per sample (seed), the latest judgement of each item of a sample winning (a
+    re-judgement is an appended line with the same seed, corpus and path; `"rejudged": true`
+    marks one made under a later ranking)."""
     rows = [json.loads(line) for line in judged.read_text(encoding="utf-8").splitlines() if line.strip()]
-    latest = {(r["corpus"], r["path"]): r for r in rows}
+    latest = {(r.get("seed"), r["corpus"], r["path"]): r for r in rows}
     lines: list[str] = []
     for seed in sorted({r.get("seed") for r in latest.values()}, key=str):
         judged_here = [r for r in latest.values() if r.get("seed") == seed]
