@@ -1,8 +1,8 @@
 """What the knowledge base's notes all repeat, and so says nothing about any one of them.
 
 A collection's notes share a header or footer: the owner's index repository
-linked from every note, fixed words ("那些你不知道的事", `model` in a wiki of
-model papers). Such an id is no evidence of where a note belongs nor of what
+linked from every note, the fixed words of a title template, `model` in a wiki
+of model papers. Such an id is no evidence of where a note belongs nor of what
 it adds; such a word is no evidence of its topic. This is the one place that
 decides it, for the placement (`kbcheck suggest`, the digest's suggestions)
 and for the digest's increment-or-review call alike.
@@ -18,7 +18,7 @@ from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
 if TYPE_CHECKING:
     from kbcheck.suggest.index import Resolver
 
-#: an id or file linked by this many notes, and this share of them, is a header's boilerplate
+#: an id cited by this many notes, and this share of them, is a header's boilerplate
 REPEATED_NOTES, REPEATED_ID_SHARE = 5, 0.1
 #: a term in this share of the notes (and at least `REPEATED_NOTES` of them) is boilerplate to them
 COMMON_TERM_SHARE = 0.25

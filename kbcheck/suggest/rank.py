@@ -8,6 +8,11 @@ Where in a document a note goes follows the document's habit: a wiki lists
 its source notes under `Sources`, a survey discusses papers in numbered
 sections, so a section that already holds citations of the note's kind
 ranks above its neighbours on the same page.
+
+A page about one topic (it cites few of the knowledge base's notes and cards)
+is no place for a note about something else, however the best of its sections
+scores: unless the note is tied to the page, a section there must hold the
+note's distinctive words (`docs/suggest.md`, "When nothing is suggested").
 """
 
 from __future__ import annotations
