@@ -115,15 +115,26 @@ def sample(out: Path, names: Sequence[str], count: int, seed: int) -> list[dict[
 
 
 def tally(judged: Path) -> str:
+    """Agreement per sample (seed), the latest judgement of each item of a sample winning (a
+    re-judgement is an appended line with the same seed, corpus and path; `"rejudged": true`
+    marks one made under a later ranking)."""
     rows = [json.loads(line) for line in judged.read_text(encoding="utf-8").splitlines() if line.strip()]
-    latest = {(r["corpus"], r["path"]): r for r in rows}
-    same = sum(1 for r in latest.values() if r["kbcheck_class"] == r["maintainer_class"])
-    placed = [r for r in latest.values() if r.get("section_plausible") is not None]
-    plausible = sum(1 for r in placed if r["section_plausible"])
-    by_corpus = Counter(r["corpus"] for r in latest.values())
-    lines = [f"{len(latest)} items judged ({', '.join(f'{k} {v}' for k, v in sorted(by_corpus.items()))})",
-             f"class agrees with the maintainer: {same} of {len(latest)}",
-             f"suggested section plausible: {plausible} of {len(placed)} increments with a suggestion"]
+    latest = {(r.get("seed"), r["corpus"], r["path"]): r for r in rows}
+    lines: list[str] = []
+    for seed in sorted({r.get("seed") for r in latest.values()}, key=str):
+        judged_here = [r for r in latest.values() if r.get("seed") == seed]
+        same = sum(1 for r in judged_here if r["kbcheck_class"] == r["maintainer_class"])
+        placed = [r for r in judged_here if r.get("section_plausible") is not None]
+        plausible = sum(1 for r in placed if r["section_plausible"])
+        abstained = [r for r in judged_here if r.get("no_section_right") is not None]
+        right = sum(1 for r in abstained if r["no_section_right"])
+        by_corpus = Counter(r["corpus"] for r in judged_here)
+        lines += [f"seed {seed}: {len(judged_here)} items judged "
+                  f"({', '.join(f'{k} {v}' for k, v in sorted(by_corpus.items()))})",
+                  f"  class agrees with the maintainer: {same} of {len(judged_here)}",
+                  f"  suggested section plausible: {plausible} of {len(placed)} increments with a suggestion",
+                  f"  'no section fits' right: {right} of {len(abstained)} increments without one "
+                  "(in collections with living documents)"]
     return "\n".join(lines)
 
 

@@ -63,12 +63,14 @@ def run_suggest(options: SuggestOptions, out: TextIO, err: TextIO) -> int:
 
 
 def _render_text(items: list[_Item], out: TextIO) -> None:
+    from kbcheck.model.document import inline_text  # a heading that is a link shows its text
+
     for item in items:
         print(item.path, file=out)
         if not item.suggestions:
             print("  (no section found)", file=out)
         for suggestion in item.suggestions:
-            section = suggestion.section or "(before the first heading)"
+            section = inline_text(suggestion.section) or "(before the first heading)"
             print(f"  {suggestion.score:.2f}  {suggestion.living_doc}:{suggestion.line}  {section}", file=out)
             for why in suggestion.why:
                 print(f"        - {why}", file=out)

@@ -14,7 +14,7 @@ from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
-from kbcheck.digest.items import diff_items, is_own, manifest_items, read_text
+from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placement import Neighbourhood, backfill_reason, linked_files, merge_actions
@@ -122,6 +122,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     else:
         items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
         boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
+    suggester = Suggester(head_kb)
+    # ids a header every note repeats say nothing of what a note adds, as they say nothing of where it goes
+    drop_repeated_ids(head_kb, items, suggester.background)
     statuses = living_status(head_kb)
     linked = linking_sections(head_kb)
     head_prints = {f.fingerprint for f in head_findings}
@@ -146,8 +149,6 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     increments = [i for i in items if i.cls == INCREMENT]
     if increments:
         neighbourhood = Neighbourhood(head_kb)
-        suggester = Suggester(head_kb, boilerplate=neighbourhood.boilerplate(),
-                              common_terms=neighbourhood.common_terms())
         for item in increments:
             item.suggested_sections = suggester.suggest(item.path)
             item.related = neighbourhood.related(item, linked_files(head_kb, item.path), lang)

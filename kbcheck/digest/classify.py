@@ -17,6 +17,8 @@
 
 The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
+An item's ids are its own: those a header every note repeats carries (the
+owner's index repository) were dropped before (`items.drop_repeated_ids`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
@@ -22,6 +22,9 @@ from kbcheck.model.cards import PAPER, REPO, split_frontmatter
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
 from kbcheck.sources import Change, normalise_path
+
+if TYPE_CHECKING:
+    from kbcheck.suggest.background import Background
 
 #: changes under this folder are kbcheck's own (the baseline): never items
 OWN_FOLDER = ".kbcheck/"
@@ -160,6 +163,16 @@ def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
         for citation in citations:
             seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
     return list(seen.values())
+
+
+def drop_repeated_ids(kb: KnowledgeBase, items: Iterable[Item], background: Background) -> None:
+    """Leave out of each note's ids those a header every note repeats carries (the owner's index
+    repository): a note citing only those cites nothing, and is judged as such. A card's id, and
+    the source a note stands for, are its own and stay."""
+    for item in items:
+        if item.kind in CARD_KINDS or (item.change != DELETED and kb.note_id(item.path) is not None):
+            continue
+        item.ids = [cited for cited in item.ids if not background.is_repeated(cited.kind, cited.id)]
 
 
 def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:

@@ -35,10 +35,6 @@ through to too under until up very was we were what when where which while who w
 new towards toward via using use beyond without study studies case survey learning model models language large
 decision decisions style fine tune tuning system systems data based approach method methods framework analysis
 """.split())
-#: an id cited by this many notes, and this share of them, is a header's boilerplate, not a topic
-_BOILERPLATE_NOTES, _BOILERPLATE_SHARE = 5, 0.1
-#: a term in this share of the notes is boilerplate to them
-_COMMON_TERM_SHARE = 0.25
 #: a term held by more files than this (or this share of them) is a topic word, not a name
 _NAME_FILES, _NAME_SHARE = 5, 0.02
 
@@ -121,29 +117,6 @@ class Neighbourhood:
             card = kb.card_id_of_path(path)
             owner = card[1].split("/", 1)[0] if card else stem.split("-", 1)[0]
             self.owners.setdefault(owner, []).append(path)
-
-    def boilerplate(self) -> set[str]:
-        """Ids so many notes cite that they place nothing (`repo:owner/notes-index` in every
-        note's header): cited by at least `_BOILERPLATE_NOTES` notes and `_BOILERPLATE_SHARE` of them."""
-        counts: dict[str, int] = {}
-        for ids in self.cited.values():
-            for ident in ids:
-                counts[ident] = counts.get(ident, 0) + 1
-        floor = max(_BOILERPLATE_NOTES, len(self.notes) * _BOILERPLATE_SHARE)
-        return {f"{self.id_kinds[i]}:{i}" for i, n in counts.items() if n >= floor}
-
-    def common_terms(self) -> set[str]:
-        """Terms in so many notes that they say nothing about one (a header every note repeats,
-        `model` in a wiki of model papers): held by `_COMMON_TERM_SHARE` of the notes, and at
-        least `_BOILERPLATE_NOTES` of them."""
-        from kbcheck.suggest.terms import term_counts
-
-        df: dict[str, int] = {}
-        for text in self.prose.values():
-            for term in term_counts(text):
-                df[term] = df.get(term, 0) + 1
-        floor = max(_BOILERPLATE_NOTES, len(self.notes) * _COMMON_TERM_SHARE)
-        return {term for term, n in df.items() if n >= floor}
 
     # -- names ----------------------------------------------------------------
     def names(self, title: str) -> list[str]:
@@ -234,6 +207,13 @@ def _section_at(kb: KnowledgeBase, path: str, line: int) -> str:
     return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
 
 
+def shown(section: str) -> str:
+    """A suggested section as the action names it: its heading's text (`## [Title](url)` is `Title`)."""
+    from kbcheck.model.document import inline_text
+
+    return inline_text(section) or "?"
+
+
 def _words(text: str) -> set[str]:
     from kbcheck.suggest.terms import terms
 
@@ -269,7 +249,7 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
     for item in increments:
         if item.cited_no_entry and first_time(item):
             doc, section = place(item)
-            actions.append((say(lang, "action.cited_no_entry", what=name(item, True), section=section or "?"), doc, section))
+            actions.append((say(lang, "action.cited_no_entry", what=name(item, True), section=shown(section)), doc, section))
     # each paper id of an increment, with the words of its card (or of the increment itself)
     papers: list[tuple[str, set[str]]] = []
     if any(f.rule == "KB001" for f in findings):
@@ -296,7 +276,7 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
     for item in increments:
         if not item.cited_no_entry and first_time(item):
             doc, section = place(item)
-            actions.append((say(lang, "action.new_entry", what=name(item), section=section or "?"), doc, section))
+            actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for finding in findings:
         if finding.rule == "KB006":
             now = finding.message.rsplit(" now says ", 1)[-1] if " now says " in finding.message else "?"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.model.cards import split_frontmatter
-from kbcheck.model.document import REFERENCE, Document
+from kbcheck.model.document import REFERENCE, Document, Section, inline_text
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
 
@@ -106,6 +106,16 @@ def item_status(ids: Iterable[CitedId], statuses: dict[str, IdStatus]) -> ItemSt
 
 # -- living-document changes ------------------------------------------------------------------
 
+def shown_name(section: Section) -> str:
+    """A section's name as a reader sees it: its number, else its heading's text (a heading that
+    is a link, `## [Title](url)` or `## [[Page]]`, shows `Title`, `Page`), else `(preamble)`."""
+    if section.label:
+        return section.label
+    if section.heading:
+        return inline_text(section.heading)[:40] or section.name
+    return section.name
+
+
 def _section_texts(doc: Document, text: str) -> dict[str, str]:
     """Section name (numbered on repeats) -> its lines, heading included; frontmatter is no section."""
     lines = text.split("\n")
@@ -115,7 +125,7 @@ def _section_texts(doc: Document, text: str) -> dict[str, str]:
     for section in doc.sections:
         if section.line < body_line:
             continue
-        base = " ".join(section.name.split())
+        base = shown_name(section)
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base} ({seen[base]})"
         out[key] = "\n".join(lines[section.line - 1 : section.end_line])

@@ -15,6 +15,7 @@ from kbcheck import i18n
 from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import clauses, field_changes, join, say
 from kbcheck.findings import printable_path
+from kbcheck.model.document import inline_text
 
 #: GitHub refuses a step summary over 1 MiB
 LIMIT = 1024 * 1024
@@ -119,7 +120,7 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     out += _cap(_relation(item, lang), cap, lang)
     out += ["", f"**{say(lang, 'md.suggested')}**", ""]
     suggested = [
-        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown(s.section) or "—",
+        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown(inline_text(s.section)) or "—",
                    line=s.line, score=f"{s.score:.2f}", why=escape_markdown(join(lang, s.why[:_WHY_SHOWN])))
         for s in item.suggested_sections
     ]

@@ -618,6 +618,23 @@ def _front_title(content: str) -> str:
     return " ".join(str(title).split()) if isinstance(title, (str, int, float)) and str(title).strip() else ""
 
 
+def inline_text(markdown: str) -> str:
+    """One line of markdown (a heading as written) as a reader sees it: a link or wikilink is its
+    text, code is its content, emphasis and HTML tags are gone (`## [Title](url)` reads `Title`)."""
+    pieces: list[str] = []
+    for token in _markdown(front_matter=False).parseInline(markdown):
+        for child in token.children or ():
+            if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
+                pieces.append(child.content)
+            elif child.type == "wikilink":
+                pieces.append(child.content if not child.meta.get("embed") else "")
+            elif child.type == "image":
+                pieces.append("".join(c.content for c in child.children or ()))
+            elif child.type in ("softbreak", "hardbreak"):
+                pieces.append(" ")
+    return " ".join("".join(pieces).split())
+
+
 def file_title(document: Document | None, path: str) -> str:
     """A file's title: its frontmatter `title`, else its first heading as read (a link is its
     text), else its file name; frontmatter text is never a title."""

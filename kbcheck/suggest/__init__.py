@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
+from kbcheck.suggest.background import Background
 from kbcheck.suggest.index import Resolver, SectionIndex, build_index
-from kbcheck.suggest.rank import Suggestion, make_query, rank
+from kbcheck.suggest.rank import Suggestion, make_query, overviews, rank
 
 DEFAULT_TOP = 3
 
@@ -18,21 +19,32 @@ DEFAULT_TOP = 3
 class Suggester:
     """One index of a knowledge base's sections, asked for as many notes as needed."""
 
-    def __init__(self, kb: KnowledgeBase, boilerplate: set[str] | None = None,
-                 common_terms: set[str] | None = None) -> None:
+    def __init__(self, kb: KnowledgeBase, background: Background | None = None) -> None:
         self.kb = kb
         self.resolver = Resolver(kb)
         self._index: SectionIndex | None = None
-        #: targets (`repo:…`, `arxiv:…`) too common among the notes to tie a note to a section
-        self.boilerplate = boilerplate or set()
-        #: terms most notes hold (a shared header): they place no note
-        self.common_terms = common_terms or set()
+        self._background = background
+        self._overviews: set[str] | None = None
+
+    @property
+    def background(self) -> Background:
+        """What the notes all repeat (ids of a shared header, its words): they place no note."""
+        if self._background is None:
+            self._background = Background(self.kb, self.resolver)
+        return self._background
 
     @property
     def index(self) -> SectionIndex:
         if self._index is None:
             self._index = build_index(self.kb, self.resolver)
         return self._index
+
+    @property
+    def overviews(self) -> set[str]:
+        """The living documents that cover what the knowledge base collects, not one topic of it."""
+        if self._overviews is None:
+            self._overviews = overviews(self.kb, self.index)
+        return self._overviews
 
     def suggest(self, path: str, top: int = DEFAULT_TOP) -> list[Suggestion]:
         """The best `top` sections for the note at `path` (none for a living document or unreadable file)."""
@@ -41,10 +53,10 @@ class Suggester:
         query = make_query(self.kb, self.resolver, path)
         if query is None:
             return []
-        query.targets -= self.boilerplate - query.own
-        if self.common_terms:
-            query.terms = {t: n for t, n in query.terms.items() if t not in self.common_terms}
-        return rank(self.kb, self.index, query, top)
+        background = self.background
+        query.targets -= background.repeated - query.own
+        query.terms = {t: n for t, n in query.terms.items() if t not in background.common_terms}
+        return rank(self.kb, self.index, query, top, self.overviews)
 
 
 def suggestion_json(suggestion: Suggestion) -> dict[str, Any]:
@@ -52,4 +64,4 @@ def suggestion_json(suggestion: Suggestion) -> dict[str, Any]:
             "score": suggestion.score, "why": list(suggestion.why)}
 
 
-__all__ = ["DEFAULT_TOP", "Suggester", "Suggestion", "suggestion_json"]
+__all__ = ["DEFAULT_TOP", "Background", "Suggester", "Suggestion", "suggestion_json"]

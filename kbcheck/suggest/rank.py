@@ -8,6 +8,11 @@ Where in a document a note goes follows the document's habit: a wiki lists
 its source notes under `Sources`, a survey discusses papers in numbered
 sections, so a section that already holds citations of the note's kind
 ranks above its neighbours on the same page.
+
+A page about one topic (it cites few of the knowledge base's notes and cards)
+is no place for a note about something else, however the best of its sections
+scores: unless the note is tied to the page, a section there must hold the
+note's distinctive words (`docs/suggest.md`, "When nothing is suggested").
 """
 
 from __future__ import annotations
@@ -21,12 +26,24 @@ from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
+from kbcheck.suggest.terms import CJK as _CJK
+from kbcheck.suggest.terms import term_counts
 
 #: BM25's usual constants
 _K1, _B = 1.2, 0.75
 #: how the evidence adds up (each part lies in 0..1)
 _WEIGHTS = {"page": 0.35, "habit": 0.25, "terms": 0.20, "ids": 0.15, "neighbours": 0.05}
 _SHOWN_TERMS = 4
+#: a paragraph with fewer distinctive terms than this is no summary (a byline, generic prose)
+GIST_TERMS = 8
+#: paragraphs read for a note's summary
+_GISTS_READ = 3
+#: on a page about one topic the note is not tied to, the habit only breaks ties (a fifth of its weight)
+_HABIT_TIE = 0.2
+#: words a section must share with a headline (besides holding `HEADLINE_SHARE` of its weight)
+_HEADLINE_WORDS = 2
+#: a headline term held by at most this many sections is distinctive however few sections there are
+_DISTINCTIVE_SECTIONS = 3
 #: pages judged in full for one note (the rest cannot reach its top suggestions)
 _PAGES_IN_PLAY = 40
 #: sections whose cited notes are read for one note, and how many of each section's notes
@@ -39,6 +56,14 @@ _TERMS_HALF = 5.0
 _NEAR = 0.1
 #: below this a section is not suggested at all: an unrelated note gets no confident place
 MIN_SCORE = 0.25
+#: on a page the note is not tied to, a section must hold this share of the weight of the note's
+#: title (or of its summary): a word or two of it in common is chance, not the note's topic
+HEADLINE_SHARE = 0.5
+#: a living document citing this share of the notes and cards (and `_OVERVIEW_CITES`) is an overview
+OVERVIEW_SHARE, _OVERVIEW_CITES = 0.1, 2
+MATERIAL_KINDS = ("paper_card", "repo_card", "guide", "brief")
+#: a headline term held by more than this share of the sections is no evidence of a topic
+_DISTINCTIVE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -64,6 +89,11 @@ class Query:
     #: the note's own identity: its path and, for a card, its id
     own: set[str] = field(default_factory=set)
     kinds: set[str] = field(default_factory=set)
+    #: the terms of what the note says it is about: its title, its summary fields (a card's `tldr`,
+    #: `description`) and its first paragraphs, the first of which that says something is its gist
+    title_terms: dict[str, int] = field(default_factory=dict)
+    summaries: list[dict[str, int]] = field(default_factory=list)
+    paragraphs: list[dict[str, int]] = field(default_factory=list)
 
 
 def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None:
@@ -81,7 +111,65 @@ def make_query(kb: KnowledgeBase, resolver: Resolver, path: str) -> Query | None
     kinds = {kind} | ({card[0]} if card else set())
     if not card:  # a guide or brief stands for what it cites
         kinds |= {k for k in cited_kinds if k in ("arxiv", "doi", "repo")}
-    return Query(path, kind, title, terms, targets, own, kinds)
+    fields, paragraphs = note_gists(kb, path)
+    return Query(path, kind, title, terms, targets, own, kinds, term_counts(title),
+                 [term_counts(text) for text in fields], [term_counts(text) for text in paragraphs])
+
+
+def note_gists(kb: KnowledgeBase, path: str) -> tuple[list[str], list[str]]:
+    """What a note may say it is about besides its title: a card's `tldr` or `description`, and the
+    first paragraphs of its body (the first that is not a shared header or a byline is its gist)."""
+    fields: list[str] = []
+    if kb.kind_of(path) in ("paper_card", "repo_card"):
+        card = kb.card(path)
+        for name in ("tldr", "description"):
+            value = card.fields.get(name) if card is not None else None
+            if isinstance(value, str) and value.strip():
+                fields.append(value)
+    doc = kb.document(path)
+    blocks = [b.text for b in doc.blocks if b.kind != "heading"] if doc is not None else []
+    return fields, blocks[:_GISTS_READ]
+
+
+def _distinctive(index: SectionIndex, query: Query) -> list[dict[str, float]]:
+    """The distinctive terms, with their weight (idf), of the note's title, of its summary fields
+    and of its gist: the first of its first paragraphs holding `GIST_TERMS` of them (a shared header,
+    a byline or a line of generic prose says nothing of the topic). Distinctive: kept in the note's
+    terms (not what most notes repeat) and held by few sections. A hyphenated word counts
+    by its parts; a CJK bigram no section holds is mostly the seam between two words: left out."""
+    most = max(_DISTINCTIVE_SECTIONS, len(index.candidates) * _DISTINCTIVE_SHARE)
+
+    def weights(terms: dict[str, int]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for term in terms:
+            df = index.df.get(term, 0)
+            if (term in query.terms and "-" not in term and df <= most
+                    and (df or not _CJK.match(term))):
+                out[term] = index.idf(term)
+        return out
+
+    found = [weights(terms) for terms in (query.title_terms, *query.summaries)]
+    gists = (weights(terms) for terms in query.paragraphs)
+    return found + [g for g in gists if len(g) >= GIST_TERMS][:1]
+
+
+def headline_share(distinctive: list[dict[str, float]], terms: Iterable[str]) -> float:
+    """The largest share of a headline's weight that `terms` hold, counting only a headline of
+    which they hold at least `_HEADLINE_WORDS` words (one word in common is chance)."""
+    held = set(terms)
+    best = 0.0
+    for weights in distinctive:
+        shared = [t for t in weights if t in held]
+        if shared and _words(shared) >= _HEADLINE_WORDS:
+            best = max(best, sum(weights[t] for t in shared) / sum(weights.values()))
+    return best
+
+
+def _words(terms: list[str]) -> int:
+    """How many words the terms are: CJK bigrams that chain (`端到`, `到端`) are one word."""
+    bigrams = {t for t in terms if _CJK.match(t) and len(t) == 2}
+    # a bigram that another continues is not a word's start
+    return len(terms) - len(bigrams) + sum(1 for b in bigrams if not any(o[1] == b[0] for o in bigrams if o != b))
 
 
 def bm25(index: SectionIndex, query_terms: dict[str, int]) -> dict[int, float]:
@@ -159,8 +247,18 @@ def _name(section: Section) -> str:
     return section.heading
 
 
-def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list[Suggestion]:
-    """The `top` best sections for the note, best first."""
+def overviews(kb: KnowledgeBase, index: SectionIndex) -> set[str]:
+    """The living documents that cite a good share of the knowledge base's notes and cards: the
+    overviews of what it collects, where any note may belong (a page on one topic cites a few)."""
+    material = {f"path:{p}" for p in kb.paths_of_kind(*MATERIAL_KINDS)}
+    floor = max(_OVERVIEW_CITES, len(material) * OVERVIEW_SHARE)
+    return {path for path, doc in index.documents.items() if len(doc.links_out & material) >= floor}
+
+
+def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
+         broad: set[str] | None = None) -> list[Suggestion]:
+    """The `top` best sections for the note, best first; `broad` are the overviews (`overviews`),
+    every living document when not given."""
     if not index.candidates:
         return []
     text = bm25(index, query.terms)
@@ -252,12 +350,22 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int) -> list
     # a page the note links, or one of whose sections shares its ids, is tied to the note: there
     # the page's habit alone may place it (a wiki's `Sources` list holds links, not the note's words)
     tied_pages = linked_docs | {index.candidates[n].doc for n, values in parts.items() if values["ids"] > 0}
+    # elsewhere, on a page about one topic, a section is about the note's only when it holds a good
+    # share of what the note's title or summary says: the best of unrelated sections is unrelated
+    weights = _distinctive(index, query)
+    topical = {n for n in parts
+               if index.candidates[n].doc not in tied_pages and (
+                   broad is None or index.candidates[n].doc in broad
+                   or headline_share(weights, index.candidates[n].terms) >= HEADLINE_SHARE)}
     scored: list[tuple[float, int]] = []
     for number, values in parts.items():
         section = index.candidates[number]
-        if section.doc not in tied_pages and not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR):
+        if section.doc not in tied_pages and (
+                number not in topical or not (values["terms"] or values["ids"] or values["neighbours"] >= _NEAR)):
             continue  # a page's standing and habit do not place a note in a section that shares nothing with it
         values["page"] = page.get(section.doc, 0.0)
+        if section.doc not in tied_pages and broad is not None and section.doc not in broad:
+            values["habit"] *= _HABIT_TIE  # on a page about one topic, the note's words say where
         if section.doc in linked_docs:
             reasons[number].append("the note links this document")
         if values["habit"] > 0.5 and section.heading:

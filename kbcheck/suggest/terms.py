@@ -15,7 +15,8 @@ from collections import Counter
 from itertools import pairwise
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[-.][a-z0-9+#]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: a CJK character (a term starting with one is a character or a bigram)
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _NUMBER = re.compile(r"^[\d.\-]+$")
 STOPWORDS = frozenset("""
 a an and are as at be been but by can could did do does for from had has have how if in into is it its
@@ -46,7 +47,7 @@ def terms(text: str) -> list[str]:
     normal = _URL.sub(" ", unicodedata.normalize("NFKC", text).lower())
     for match in _WORD.finditer(normal):
         word = match.group(0)
-        if _CJK.match(word):
+        if CJK.match(word):
             if len(word) == 1:
                 if word not in _CJK_STOP:
                     out.append(word)
