@@ -346,6 +346,20 @@ class FactStore:
         the file has no text (too big, binary, not UTF-8)."""
         return self._through_cache(path, namespace, key, _as_is, lambda: self._with_text(path, build))
 
+    def recorded(self, namespace: str, path: str, key: str) -> object | None:
+        """A value `record` kept for the file's blob under `key` (which names everything else it
+        depends on, the size limit included), or None."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        return cache.get(blob, key) if cache is not None and blob is not None else None
+
+    def record(self, namespace: str, path: str, key: str, value: object) -> None:
+        """Keep `value` (plain data) for the file's blob under `key`, for `recorded`."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        if cache is not None and blob is not None:
+            cache.put(blob, value, key)
+
     # -- name indexes ------------------------------------------------------------
     def name_index(self, layout: str, names: list[str], build: Callable[[], dict[str, str]]) -> dict[str, str]:
         """An index built from a list of file names, cached for the same list and the same
