@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kbcheck.checked import config_digest, source_digest
+from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
 from kbcheck.digest.placement import Neighbourhood, linked_files
 from kbcheck.model.plain import from_plain, to_plain
@@ -22,8 +23,9 @@ from kbcheck.suggest import Suggester, Suggestion
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
-#: the cache namespace (`docs/architecture.md`)
-NAMESPACE = "placed"
+#: the cache namespace (`docs/architecture.md`): the one of the digest's other facts, so that a
+#: cold digest creates no more shard files than it must
+NAMESPACE = ITEM_FACTS
 #: bump when the value's shape changes
 _VERSION = "placed-1"
 
