@@ -106,3 +106,34 @@ def test_an_unchanged_card_is_placed_again_at_another_head(git_repo: GitRepo, hi
     assert git_repo.git("rev-parse", f"{head}:{CARD}") == git_repo.git("rev-parse", f"{renamed}:{CARD}")
     assert increment(digest(base, renamed))["suggested_sections"][0]["section"] == "§4 Speculative decoding"
     assert CARD in suggests
+
+
+def test_notes_parsed_in_workers_place_alike(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a cold cache the guides and briefs are parsed by one process per core first: the brief
+    is the same as when one process does it all."""
+    import kbcheck.digest.placed as placed
+
+    notes = {f"organized/guides/guide-{n}.md": f"# 指南 {n}\n\n见 SpecBound（arXiv:2610.08815）与草稿预算 {n}。\n"
+             for n in range(6)}
+    notes.update({f"inbox/tom/2026-10-2{n}-brief.md": f"# Brief {n}\n\nDraft budgets, take {n} (arXiv:2610.05512).\n"
+                  for n in range(4)})
+    base = git_repo.commit_files({LIVING: living("§4 投机解码"), "organized/paper_cards/1712-2610-05512.md": OTHER,
+                                  **notes}, "knowledge base")
+    head = git_repo.commit_files({CARD: CARD_TEXT, GUIDE: GUIDE_TEXT}, "a new card")
+    monkeypatch.setattr(placed, "PARALLEL_MIN_NOTES", 1)
+    forked: list[int] = []
+    run_tasks = placed.run_tasks
+
+    def counting(tasks: Any, *args: Any, **kwargs: Any) -> Any:
+        forked.append(len(tasks))
+        return run_tasks(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(placed, "run_tasks", counting)
+    monkeypatch.setenv("KBCHECK_JOBS", "1")
+    alone = digest(base, head)
+    assert forked == []
+    main(["cache", "clear"], out=io.StringIO(), err=io.StringIO())
+    monkeypatch.setenv("KBCHECK_JOBS", "2")
+    assert digest(base, head) == alone
+    assert forked and forked[0] >= 2
+    assert increment(alone)["related"]

@@ -11,13 +11,17 @@ neighbourhood; an increment missing from the cache is placed as always.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
+from kbcheck.cache import shard_of
 from kbcheck.checked import config_digest, source_digest
 from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
 from kbcheck.digest.placement import Neighbourhood, linked_files
+from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.model.plain import from_plain, to_plain
+from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.suggest import Suggester, Suggestion
 
 if TYPE_CHECKING:
@@ -29,6 +33,8 @@ NAMESPACE = ITEM_FACTS
 #: bump when the value's shape changes
 _VERSION = "placed-1"
 
+#: below this many guides and briefs to parse, a second process costs more than it saves
+PARALLEL_MIN_NOTES = 100
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -75,6 +81,30 @@ class _Kept:
             to_plain(suggestions, list[Suggestion]), to_plain(related, list[Related]), list(clashes), list(notices)))
 
 
+def _parse_notes_in_workers(kb: KnowledgeBase) -> None:
+    """On a cold cache, the guides and briefs the neighbourhood reads are parsed by one process
+    per core first (each worker writes what it parsed to the cache, which this process reads)."""
+    notes = [(path, kb.kind_of(path)) for path in kb.paths_of_kind(GUIDE, BRIEF)]
+    if not can_fork() or len(notes) < PARALLEL_MIN_NOTES:
+        return
+    missing = kb.facts.uncached(notes)
+    if len(missing) < PARALLEL_MIN_NOTES:
+        return
+    groups: dict[str, list[str]] = {}
+    for path in missing:  # grouped by cache shard: each group's entries are written by one process
+        groups.setdefault(shard_of(kb.snapshot.blob_id(path) or "00"), []).append(path)
+    kb.facts.prepare()
+
+    def work(group: list[str]) -> int:
+        for path in group:
+            kb.resolve(path)
+        return os.getpid()
+
+    done_by = run_tasks(list(groups.values()), work, workers=jobs(), in_child=kb.facts.after_fork,
+                        child_done=kb.facts.flush)
+    kb.facts.forget_loaded({shard for shard, pid in zip(groups, done_by) if pid != os.getpid()})
+
+
 def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str) -> None:
     """Give each increment its suggested sections, related material and name-clash warnings."""
     kept = _Kept.for_run(kb, lang)
@@ -89,6 +119,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str) -> No
     if not missing:
         return
     notices_before = len(kb.notices)
+    _parse_notes_in_workers(kb)
     neighbourhood = Neighbourhood(kb)
     suggester = Suggester(kb, boilerplate=neighbourhood.boilerplate(), common_terms=neighbourhood.common_terms())
     placements: list[tuple[Item, Placement]] = []
