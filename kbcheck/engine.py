@@ -16,12 +16,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
+from kbcheck.checked import CheckedFiles
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
 from kbcheck.i18n import _
 from kbcheck.model.document import Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
+from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
@@ -150,6 +152,17 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     return stamped
 
 
+def _decode_checked(value: object) -> tuple[list[Stamped], list[str]] | None:
+    """A file's kept check (`kbcheck.checked`): its stamped problems and notices; None for another shape."""
+    if not isinstance(value, tuple) or len(value) != 2 or not isinstance(value[1], list):
+        return None
+    try:
+        stamped = from_plain(value[0], list[Stamped])
+    except (TypeError, ValueError):
+        return None
+    return stamped, [str(notice) for notice in value[1]]
+
+
 def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]],
                 options: RunOptions | None = None) -> list[Stamped]:
     """Every file rule on each (path, kind), one file at a time, each file let go once checked.
@@ -160,8 +173,18 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
 
     progress = options.progress if options else None
     unused = bool(options and options.report_unused_disables)
+    # at a commit, what a file's check found is kept: asked again, the file is not checked again
+    kept = CheckedFiles.for_run(kb, config, rules, unused)
     stamped: list[Stamped] = []
     for path, kind in targets:
+        hit = _decode_checked(kept.get(path, kind)) if kept is not None else None
+        if hit is not None:
+            stamped.extend(hit[0])
+            kb.notices.extend(n for n in hit[1] if n not in kb.notices)
+            if progress is not None:
+                progress.advance()
+            continue
+        notices_before = len(kb.notices)
         file = KbFile(path, kind)
         found: list[tuple[Rule, str | None, Problem]] = []
         for rule in rules:
@@ -171,6 +194,8 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         file_stamped = stamp(kb, found) if found else []
         stamped.extend(file_stamped)
         kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
+        if kept is not None:
+            kept.put(path, kind, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]))
         if progress is not None:
             progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time

@@ -62,6 +62,37 @@ class Text(str):
         return cls(msgid, values, plural or None, int(number) if number else None)
 
 
+#: how a cache of plain data keeps a `Text`: this marker, then `Text.plain()`
+_KEPT = "\0kbcheck.i18n.Text"
+
+
+def kept(value: Any) -> Any:
+    """Plain data (lists, tuples, dicts of atoms) with each `Text` in it as a tagged tuple, so a
+    cache that stores plain data only keeps how a message was said (`restored` undoes it)."""
+    if isinstance(value, Text):
+        return (_KEPT, *value.plain())
+    if isinstance(value, list):
+        return [kept(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(kept(item) for item in value)
+    if isinstance(value, dict):
+        return {key: kept(item) for key, item in value.items()}
+    return value
+
+
+def restored(value: Any) -> Any:
+    """What `kept` was given."""
+    if isinstance(value, tuple):
+        if value and isinstance(value[0], str) and value[0] == _KEPT:
+            return Text.from_plain(value[1:])
+        return tuple(restored(item) for item in value)
+    if isinstance(value, list):
+        return [restored(item) for item in value]
+    if isinstance(value, dict):
+        return {key: restored(item) for key, item in value.items()}
+    return value
+
+
 def _(msgid: str, /, **values: Any) -> Text:
     """A message: the English `msgid` (the catalogs' key) with its named values."""
     return Text(msgid, values)

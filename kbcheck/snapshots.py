@@ -48,6 +48,9 @@ class Snapshot(ABC):
     reads_git = False
     #: True when paths are `sys.intern`ed, shared with other snapshots of the repository
     interned = False
+    #: a name for exactly these files and contents when one is known (a commit), else None:
+    #: what a fact that depends on the whole knowledge base, not one file, is cached under
+    state: str | None = None
 
     def __init__(self, root: Path, exclude: Iterable[str] = ()) -> None:
         self.root = root
@@ -182,6 +185,7 @@ class TreeSnapshot(_GitTreeSnapshot):
     def __init__(self, repo: git.Repository, rev: str, exclude: Iterable[str] = ()) -> None:
         self.commit = git.resolve(repo, rev)
         super().__init__(repo, git.ls_tree(repo, self.commit), git.TREE_SHA, exclude)
+        self.state = self.commit
 
 
 class WorktreeSnapshot(Snapshot):
@@ -329,6 +333,9 @@ class PresentTreeSnapshot(TreeSnapshot):
                  missing: frozenset[str] = frozenset()) -> None:
         super().__init__(repo, rev, exclude)
         self.missing = missing
+        # what reads as absent is part of what the files are
+        listed = "\0".join(sorted(missing)).encode("ascii", "replace")
+        self.state = f"{self.commit}-{hashlib.sha1(listed).hexdigest()}"
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         return super().read_many(p for p in paths if self.blob_id(p) not in self.missing)

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kbcheck.i18n import _
+from kbcheck.i18n import _, kept, restored
 from kbcheck.model.cards import Card, parse_card
 from kbcheck.model.document import Document
 from kbcheck.model.facts import (
@@ -346,6 +346,20 @@ class FactStore:
         which must name everything besides the content that the value depends on. None when
         the file has no text (too big, binary, not UTF-8)."""
         return self._through_cache(path, namespace, key, _as_is, lambda: self._with_text(path, build))
+
+    def recorded(self, namespace: str, path: str, key: str) -> object | None:
+        """A value `record` kept for the file's blob under `key` (which names everything else it
+        depends on, the size limit included), or None."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        return restored(cache.get(blob, key)) if cache is not None and blob is not None else None
+
+    def record(self, namespace: str, path: str, key: str, value: object) -> None:
+        """Keep `value` (plain data) for the file's blob under `key`, for `recorded`."""
+        cache = self._cache(namespace)
+        blob = self.snapshot.blob_id(path)
+        if cache is not None and blob is not None:
+            cache.put(blob, kept(value), key)  # messages keep how they were said (`kbcheck.i18n.Text`)
 
     # -- name indexes ------------------------------------------------------------
     def name_index(self, layout: str, names: list[str], build: Callable[[], dict[str, str]]) -> dict[str, str]:

@@ -17,7 +17,8 @@ from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_k
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
-from kbcheck.digest.placement import Neighbourhood, backfill_reason, linked_files, merge_actions
+from kbcheck.digest.placed import place_increments
+from kbcheck.digest.placement import backfill_reason, merge_actions
 from kbcheck.digest.relation import (
     item_status,
     linking_sections,
@@ -146,15 +147,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                  stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
-    increments = [i for i in items if i.cls == INCREMENT]
-    if increments:
-        neighbourhood = Neighbourhood(head_kb)
-        for item in increments:
-            item.suggested_sections = suggester.suggest(item.path)
-            item.related = neighbourhood.related(item, linked_files(head_kb, item.path), lang)
-            clashes = neighbourhood.clashes(item, lang)
-            item.cautions.extend(clashes)
-            item.warnings[:0] = clashes
+    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
     ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)

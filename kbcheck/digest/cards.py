@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.phrases import say
 from kbcheck.model.cards import PAPER, Card
 
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.model.knowledge_base import KnowledgeBase
 
+#: the cache key of `abstract_only` (bumped when how it is read changes)
+_ABSTRACT_ONLY_KEY = "abstract-only-1"
 #: below this many total citations a zero influential count is normal, whatever the threshold
 _HIGH_TOTAL_FLOOR = 50
 
@@ -25,7 +28,16 @@ def _norm(text: str) -> str:
 
 
 def abstract_only(kb: KnowledgeBase, card: Card) -> bool:
-    """True when the card's text adds nothing to its tldr: no prose, or prose that repeats it."""
+    """True when the card's text adds nothing to its tldr: no prose, or prose that repeats it.
+
+    It depends on the card's text alone, so it is cached by blob id: a warm digest
+    then decodes no card's parse to tell."""
+    key = "\0".join((_ABSTRACT_ONLY_KEY, kb.facts.settings.key, card.kind, card.path))
+    cached = kb.facts.fact(ITEM_FACTS, card.path, key, lambda _text: _abstract_only(kb, card))
+    return cached if isinstance(cached, bool) else _abstract_only(kb, card)
+
+
+def _abstract_only(kb: KnowledgeBase, card: Card) -> bool:
     doc = kb.document(card.path)
     prose = [_norm(b.text) for b in doc.blocks if b.kind != "heading" and b.text.strip()] if doc else []
     tldr = card.fields.get("tldr")

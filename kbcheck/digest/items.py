@@ -35,6 +35,10 @@ _KEY_POINTS_LIMIT = 400
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
 _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
+#: the cache namespace of what the digest reads from one changed file's text alone
+ITEM_FACTS = "item"
+#: cache keys of those facts (bumped when how they are read changes)
+_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-1"
 _BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                      r"|modified)\s*[:：]", re.IGNORECASE)
 
@@ -81,6 +85,16 @@ def split_fields(text: str) -> tuple[dict[str, Any] | None, str]:
         return None, body
 
 
+def cached_split(kb: KnowledgeBase, path: str, text: str) -> tuple[dict[str, Any] | None, str]:
+    """`split_fields` of the file's text (read from `kb`), its fields cached by blob id: reading
+    the YAML is most of what comparing hundreds of refreshed cards costs."""
+    body = split_frontmatter(text)[2]
+    cached = kb.facts.fact(ITEM_FACTS, path, _FIELDS_KEY, lambda read: (split_fields(read)[0],))
+    if isinstance(cached, tuple) and len(cached) == 1 and (cached[0] is None or isinstance(cached[0], dict)):
+        return cached[0], body
+    return split_fields(text)
+
+
 def _value_text(raw: object) -> str | None:
     if isinstance(raw, bool) or raw is None:
         return None
@@ -125,8 +139,14 @@ def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict
     a changed volatile field (`S2 被引 5` -> `12`) keeps the change volatile-only.
     Unparseable frontmatter is never volatile-only.
     """
-    old_fields, old_body = split_fields(old_text)
-    new_fields, new_body = split_fields(new_text)
+    return compare_split(split_fields(old_text), split_fields(new_text), volatile)
+
+
+def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, Any] | None, str],
+                  volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
+    """`compare` of two texts already split into (fields, body) by `split_fields`."""
+    old_fields, old_body = old
+    new_fields, new_body = new
     changed: dict[str, Any] = {}
     comparable = old_fields is not None and new_fields is not None
     if old_fields is not None and new_fields is not None:
@@ -187,6 +207,23 @@ def _prose(kb: KnowledgeBase, path: str) -> list[str]:
     if doc is None:
         return []
     return [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()]
+
+
+def described(kb: KnowledgeBase, item: Item, path: str) -> None:
+    """`describe`, cached by blob id: title, key points and category come from the file's text
+    (and its path and kind) alone."""
+    key = "\0".join((_DESCRIBED_KEY, kb.facts.settings.key, item.kind, path))
+
+    def build(_text: str) -> tuple[str, str, str | None]:
+        fresh = Item(path=path, kind=item.kind, change=item.change)
+        describe(kb, fresh, path)
+        return fresh.title, fresh.key_points, fresh.category
+
+    cached = kb.facts.fact(ITEM_FACTS, path, key, build)
+    if isinstance(cached, tuple) and len(cached) == 3:
+        item.title, item.key_points, item.category = cached
+    else:
+        describe(kb, item, path)
 
 
 def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
@@ -267,14 +304,15 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
     if item.change == MODIFIED and not item.unchanged:
         old_text, old_note = read_text(base_kb, item.old_path or path)
         if text is not None and old_text is not None:
-            item.changed_fields, item.volatile_only = compare(old_text, text, volatile)
+            item.changed_fields, item.volatile_only = compare_split(
+                cached_split(base_kb, item.old_path or path, old_text), cached_split(side, path, text), volatile)
         else:
             item.compared = False
             if item.consumed:
                 item.note = f"previous version: {old_note}"
     if text is not None:
         item.ids = item_ids(side, path, kind)
-        describe(side, item, path)
+        described(side, item, path)
     else:
         item.title = path.rsplit("/", 1)[-1]
         if kind in CARD_KINDS:  # the file name still says which card it is

@@ -37,6 +37,8 @@ _WILDCARD = re.compile(r"[*?\[]")
 _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
 DIRECTIVE_WORD_KEY = "names-kbcheck"
+#: the cache key of `note_id`, before what else it depends on
+NOTE_ID_KEY = "note-id-1"
 
 
 def _names_kbcheck(text: str) -> bool:
@@ -448,14 +450,24 @@ class KnowledgeBase:
         if path in self._note_ids:
             return self._note_ids[path]
         found: tuple[str, str] | None = None
-        if path.endswith(".md") and self.kind_of(path) not in (PAPER, REPO, MANIFEST) and self._names_an_id(path):
-            kinds = set(self.config.reference_kinds)
-            ids = {_same_paper(ref.kind, ref.value) for ref in self.facts.source_refs(path, self.kind_of(path)) or ()
-                   if ref.kind in kinds}
-            if len(ids) == 1:
-                found = next(iter(ids))
+        kind = self.kind_of(path)
+        if path.endswith(".md") and kind not in (PAPER, REPO, MANIFEST):
+            # it depends on the text, its kind, the parse settings and the compared kinds alone: cached
+            # by blob id (a value of () is "none"), so a warm run neither reads nor scans the note
+            key = "\0".join((NOTE_ID_KEY, self.facts.settings.key, kind, *self.config.reference_kinds))
+            cached = self.facts.fact(REFS, path, key, lambda _text: self._own_id(path, kind))
+            if isinstance(cached, tuple) and len(cached) == 2:
+                found = (str(cached[0]), str(cached[1]))
         self._note_ids[path] = found
         return found
+
+    def _own_id(self, path: str, kind: str) -> tuple[str, str] | tuple[()]:
+        """`note_id` worked out from the note itself; () when it names no one id."""
+        if not self._names_an_id(path):
+            return ()
+        kinds = set(self.config.reference_kinds)
+        ids = {_same_paper(ref.kind, ref.value) for ref in self.facts.source_refs(path, kind) or () if ref.kind in kinds}
+        return next(iter(ids)) if len(ids) == 1 else ()
 
     def _names_an_id(self, path: str) -> bool:
         """Whether the note's text holds an id of the compared kinds anywhere: one that holds none

@@ -1,0 +1,139 @@
+"""Where each increment goes, what relates to it, which of its names clash: kept per head commit.
+
+All three depend on the whole knowledge base at the head (its living documents'
+sections, its guides and briefs, the ids that have cards), so, like a file's
+findings (`kbcheck.checked`), they are kept only under the commit they were
+worked out at: with the item's path, kind, ids and title, the language, the
+whole configuration and kbcheck's own source. A digest asked again (in the
+other language, the other format) builds neither the section index nor the
+neighbourhood; an increment missing from the cache is placed as always.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from kbcheck.cache import shard_of
+from kbcheck.checked import config_digest, source_digest
+from kbcheck.digest.items import ITEM_FACTS
+from kbcheck.digest.model import Item, Related
+from kbcheck.digest.placement import Neighbourhood, linked_files
+from kbcheck.model.knowledge_base import BRIEF, GUIDE
+from kbcheck.model.plain import from_plain, to_plain
+from kbcheck.parallel import can_fork, jobs, run_tasks
+from kbcheck.suggest import Suggester, Suggestion
+
+if TYPE_CHECKING:
+    from kbcheck.model.knowledge_base import KnowledgeBase
+
+#: the cache namespace (`docs/architecture.md`): the one of the digest's other facts, so that a
+#: cold digest creates no more shard files than it must
+NAMESPACE = ITEM_FACTS
+#: bump when the value's shape changes
+_VERSION = "placed-1"
+
+#: below this many guides and briefs to parse, a second process costs more than it saves
+PARALLEL_MIN_NOTES = 100
+#: suggestions, related material, name clashes, and the notices placing gave
+Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
+
+
+def _apply(item: Item, placement: Placement) -> None:
+    suggestions, related, clashes, _notices = placement
+    item.suggested_sections = suggestions
+    item.related = related
+    item.cautions.extend(clashes)
+    item.warnings[:0] = clashes
+
+
+class _Kept:
+    """The kept placements of one head commit, configuration and language."""
+
+    def __init__(self, kb: KnowledgeBase, prefix: str) -> None:
+        self.kb = kb
+        self.prefix = prefix
+
+    @classmethod
+    def for_run(cls, kb: KnowledgeBase, lang: str) -> _Kept | None:
+        state = kb.snapshot.state
+        if state is None or not kb.facts.cached:
+            return None
+        return cls(kb, "\0".join((_VERSION, state, source_digest(), config_digest(kb.config), lang)))
+
+    def _key(self, item: Item) -> str:
+        ids = ",".join(f"{c.kind}:{c.id}" for c in item.ids)
+        return "\0".join((self.prefix, item.kind, item.path, ids, item.title))
+
+    def get(self, item: Item) -> Placement | None:
+        hit = self.kb.facts.recorded(NAMESPACE, item.path, self._key(item))
+        if not isinstance(hit, tuple) or len(hit) != 4:
+            return None
+        try:
+            return (from_plain(hit[0], list[Suggestion]), from_plain(hit[1], list[Related]),
+                    [str(c) for c in hit[2]], [str(n) for n in hit[3]])
+        except (TypeError, ValueError):
+            return None
+
+    def put(self, item: Item, placement: Placement) -> None:
+        suggestions, related, clashes, notices = placement
+        self.kb.facts.record(NAMESPACE, item.path, self._key(item), (
+            to_plain(suggestions, list[Suggestion]), to_plain(related, list[Related]), list(clashes), list(notices)))
+
+
+def _parse_notes_in_workers(kb: KnowledgeBase) -> None:
+    """On a cold cache, the guides and briefs the neighbourhood reads are parsed by one process
+    per core first (each worker writes what it parsed to the cache, which this process reads)."""
+    notes = [(path, kb.kind_of(path)) for path in kb.paths_of_kind(GUIDE, BRIEF)]
+    if not can_fork() or len(notes) < PARALLEL_MIN_NOTES:
+        return
+    missing = kb.facts.uncached(notes)
+    if len(missing) < PARALLEL_MIN_NOTES:
+        return
+    groups: dict[str, list[str]] = {}
+    for path in missing:  # grouped by cache shard: each group's entries are written by one process
+        groups.setdefault(shard_of(kb.snapshot.blob_id(path) or "00"), []).append(path)
+    kb.facts.prepare()
+
+    def work(group: list[str]) -> int:
+        for path in group:
+            kb.resolve(path)
+        return os.getpid()
+
+    done_by = run_tasks(list(groups.values()), work, workers=jobs(), in_child=kb.facts.after_fork,
+                        child_done=kb.facts.flush)
+    kb.facts.forget_loaded({shard for shard, pid in zip(groups, done_by) if pid != os.getpid()})
+
+
+def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester) -> None:
+    """Give each increment its suggested sections (from `suggester`, over `kb`), related material and
+    name-clash warnings."""
+    kept = _Kept.for_run(kb, lang)
+    missing: list[Item] = []
+    for item in increments:
+        hit = kept.get(item) if kept is not None else None
+        if hit is None:
+            missing.append(item)
+            continue
+        _apply(item, hit)
+        kb.notices.extend(n for n in hit[3] if n not in kb.notices)
+    if not missing:
+        return
+    notices_before = len(kb.notices)
+    _parse_notes_in_workers(kb)
+    neighbourhood = Neighbourhood(kb)
+    placements: list[tuple[Item, Placement]] = []
+    for item in missing:
+        placement: Placement = (suggester.suggest(item.path),
+                                neighbourhood.related(item, linked_files(kb, item.path), lang),
+                                neighbourhood.clashes(item, lang), [])
+        placements.append((item, placement))
+    # what placing read that could not be read is said again when the placements are reused
+    notices = kb.notices[notices_before:]
+    for item, placement in placements:
+        if kept is not None:
+            kept.put(item, (*placement[:3], notices))
+        _apply(item, placement)
+
+
+__all__ = ["NAMESPACE", "place_increments"]

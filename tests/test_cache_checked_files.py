@@ -1,0 +1,136 @@
+"""What checking a file found is kept for the commit it was checked at (`kbcheck.checked`).
+
+A file's findings depend on other files, so they are served only for the very
+commit (and configuration) they were found at: a file whose blob is unchanged
+at another commit is checked again there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+
+import pytest
+from gitrepo import GitRepo
+
+import kbcheck.rules.kb004_unknown_paper as kb004
+from kbcheck import git
+from kbcheck.cache import repository_cache
+from kbcheck.checked import NAMESPACE, config_digest
+from kbcheck.cli import main
+from kbcheck.config import Config, config_from_mapping
+from kbcheck.digest.build import findings_in
+from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.rules import all_rules
+from kbcheck.snapshots import tree_snapshot
+
+LIVING = "organized/knowledge/inference.md"
+BRIEF = "inbox/tom/2026-10-29-e1.md"
+CARD = "organized/paper_cards/1695-2610-02076.md"
+LIVING_TEXT = "# 推理系统活文档\n\n## §3 路由\n\n- 决策信号来自模型内部（arXiv:2610.02076）。\n"
+BRIEF_TEXT = "# E1 brief\n\nThe router paper (arXiv:2610.02076) reads decisions off token probabilities.\n"
+OTHER_CARD = "organized/paper_cards/1712-2610-05512.md"
+OTHER_CARD_TEXT = '---\narxiv: "2610.05512"\ntitle: "When Dynamic LLM Routers Fail"\n---\n\n# Routers\n\n三类失败模式。\n'
+CARD_TEXT = '---\narxiv: "2610.02076"\ntitle: "LLM-as-Jev"\n---\n\n# LLM-as-Jev\n\n用 token 概率直接读出决策。\n'
+
+
+def _findings(git_repo: GitRepo, rev: str, config: Config | None = None) -> list[tuple[str, str, int, str]]:
+    repo = git.open_repository(git_repo.path)
+    config = config or Config()
+    kb = KnowledgeBase(tree_snapshot(repo, rev, config.exclude), config, repository_cache(repo))
+    found = findings_in(kb, config, {LIVING, BRIEF})
+    kb.facts.flush()
+    return [(f.rule, f.path, f.line, f.subject) for f in found]
+
+
+@pytest.fixture
+def history(git_repo: GitRepo) -> tuple[str, str]:
+    """A commit citing a paper that has no card (another has one), then one adding the card (the citing files unchanged)."""
+    before = git_repo.commit_files({LIVING: LIVING_TEXT, BRIEF: BRIEF_TEXT, OTHER_CARD: OTHER_CARD_TEXT},
+                                   "notes")
+    after = git_repo.commit_files({CARD: CARD_TEXT}, "the card")
+    return before, after
+
+
+@pytest.fixture
+def rule_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths KB004 is run on from now on."""
+    runs: list[str] = []
+    check = kb004.check
+
+    def counting(file, kb, config):  # type: ignore[no-untyped-def]
+        runs.append(file.path)
+        return check(file, kb, config)
+
+    rules = all_rules()
+    monkeypatch.setitem(rules, "KB004", dataclasses.replace(rules["KB004"], check_file=counting))
+    return runs
+
+
+def test_the_same_commit_asked_again_is_not_checked_again(git_repo: GitRepo, history: tuple[str, str],
+                                                          rule_runs: list[str]) -> None:
+    before, _ = history
+    first = _findings(git_repo, before)
+    assert ("KB004", BRIEF, 3, "2610.02076") in first
+    assert sorted(rule_runs) == [BRIEF, LIVING]
+    rule_runs.clear()
+    assert _findings(git_repo, before) == first
+    assert rule_runs == []
+    assert any((git_repo.path / ".git" / "kbcheck" / "cache" / NAMESPACE).glob("*.shard"))
+
+
+def test_an_unchanged_file_at_another_commit_is_checked_again(git_repo: GitRepo, history: tuple[str, str],
+                                                              rule_runs: list[str]) -> None:
+    before, after = history
+    assert ("KB004", BRIEF, 3, "2610.02076") in _findings(git_repo, before)
+    rule_runs.clear()
+    # the brief's blob is the same; the card it cites now exists, so its finding is gone
+    assert git_repo.git("rev-parse", f"{before}:{BRIEF}") == git_repo.git("rev-parse", f"{after}:{BRIEF}")
+    assert [f for f in _findings(git_repo, after) if f[0] == "KB004"] == []
+    assert sorted(rule_runs) == [BRIEF, LIVING]
+    rule_runs.clear()
+    # and the first commit's findings are still its own
+    assert ("KB004", BRIEF, 3, "2610.02076") in _findings(git_repo, before)
+    assert rule_runs == []
+
+
+def test_another_configuration_is_checked_again(git_repo: GitRepo, history: tuple[str, str],
+                                                rule_runs: list[str]) -> None:
+    before, _ = history
+    assert ("KB004", BRIEF, 3, "2610.02076") in _findings(git_repo, before)
+    rule_runs.clear()
+    quiet = config_from_mapping({"per-file-ignores": {"inbox/**": ["KB004"]}}, "test")
+    assert [f for f in _findings(git_repo, before, quiet) if f[0] == "KB004" and f[1] == BRIEF] == []
+    assert sorted(rule_runs) == [BRIEF, LIVING]
+
+
+def test_the_configuration_digest_is_the_same_in_every_process() -> None:
+    one = config_from_mapping({"ignore": ["KB002", "KB005", "KB001"], "severity": {"KB004": "error"}}, "a")
+    two = config_from_mapping({"ignore": ["KB001", "KB002", "KB005"], "severity": {"KB004": "error"}}, "a")
+    assert config_digest(one) == config_digest(two)
+    assert config_digest(one) != config_digest(Config())
+
+
+def test_a_check_of_the_work_tree_keeps_nothing(git_repo: GitRepo, history: tuple[str, str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    main(["check", "--all", "--format", "json"], out=out, err=err)
+    assert json.loads(out.getvalue())["findings"] == []
+    assert not any((git_repo.path / ".git" / "kbcheck" / "cache" / NAMESPACE).glob("*.shard"))
+
+
+def test_a_digest_asked_again_gives_the_same_brief(git_repo: GitRepo, history: tuple[str, str],
+                                                   rule_runs: list[str]) -> None:
+    git_repo.commit_files({BRIEF: BRIEF_TEXT + "\nA second look at arXiv:2610.99999.\n"}, "brief")
+
+    def digest() -> str:
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["digest", "--since", "HEAD~2", "--format", "json", "--lang", "en"], out=out, err=err) == 0
+        return out.getvalue()
+
+    first = digest()
+    assert "2610.99999" in json.dumps(json.loads(first)["findings_new"])
+    assert rule_runs
+    rule_runs.clear()
+    assert digest() == first
+    assert rule_runs == []
