@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
 
 #: bump when the summary's shape changes: old cache entries are then ignored
-_VERSION = "suggest-2"
+_VERSION = "suggest-3"
 _NAMESPACE = "suggest"
 _LABEL_PREFIX = re.compile(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
 #: (kind, value, form) of a ref, as `KnowledgeBase.resolve_refs` takes it
@@ -251,7 +251,9 @@ def _read_note(kb: KnowledgeBase, path: str, text: str) -> NoteSummary:
     fields = frontmatter_fields(text)[0]
     doc = kb.document(path)
     blocks = doc.blocks if doc is not None else []
-    title = file_title(doc, path)
+    # a card's body is parsed without its frontmatter: its `title` is read here
+    front_title = fields.get("title")
+    title = front_title.strip() if isinstance(front_title, str) and front_title.strip() else file_title(doc, path)
     tags = fields.get("tags")
     meta = [str(t) for t in tags if isinstance(t, (str, int))] if isinstance(tags, list) else []
     counts = Counter(term_counts("\n".join([title, title, *meta, *(b.text for b in blocks)])))
