@@ -327,5 +327,7 @@ def test_a_translation_keeps_every_placeholder_of_its_message() -> None:
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = set(_PLACEHOLDER.findall(ids[-1]))
-        wrong += [ids[0] for string in strings if set(_PLACEHOLDER.findall(string)) != wanted]
+        # the digest's English says its plurals with `{s}` endings, which Chinese has no use for
+        needed = wanted - {"s", "s1", "s2"}
+        wrong += [ids[0] for string in strings if not needed <= set(_PLACEHOLDER.findall(string)) <= wanted]
     assert wrong == []

@@ -4,8 +4,8 @@
     python tools/catalogs.py --check  # exit 1 and say what is stale or untranslated
 
 The messages are what Babel extracts from `_(...)` and `ngettext(...)` calls
-in `kbcheck/`, plus each prose paragraph of the rules' docs (what `kbcheck
-explain` prints). A new message enters `kbcheck/locale/<lang>/LC_MESSAGES/kbcheck.po`
+in `kbcheck/`, each prose paragraph of the rules' docs (what `kbcheck
+explain` prints), and the digest's phrases (their key is their context). A new message enters `kbcheck/locale/<lang>/LC_MESSAGES/kbcheck.po`
 untranslated: write its translation there and run this again, which
 compiles the `.mo` that ships in the package. `tests/test_i18n.py` runs the check.
 """
@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def template() -> Catalog:
-    """Every message kbcheck says: extracted from the code, then the rules' doc paragraphs."""
+    """Every message kbcheck says: extracted from the code, the rules' doc paragraphs, the digest's phrases."""
+    from kbcheck.digest.phrases import phrases
     from kbcheck.explain_render import doc_paragraphs
     from kbcheck.rules import all_rules
 
@@ -47,6 +48,8 @@ def template() -> Catalog:
     for rule in all_rules().values():
         for paragraph in doc_paragraphs(rule.doc):
             catalog.add(paragraph, locations=[(f"kbcheck explain {rule.id}", 0)])
+    for key, english in phrases().items():
+        catalog.add(english, locations=[("kbcheck/digest/phrases.py", 0)], context=key)
     return catalog
 
 
