@@ -165,24 +165,21 @@ def test_an_output_through_a_symlinked_folder(kb: GitRepo, tmp_path: Path) -> No
     assert list((tmp_path / "away").iterdir()) == []
 
 
-def test_a_corrupt_baseline(kb: GitRepo) -> None:
-    kb.write(".kbcheck/baseline.json", "{not json")
-    said = _zh_and_en(kb, "check", "--all")
-    assert said == (
-        (2, "", "kbcheck：错误：基线 .kbcheck/baseline.json 不是合法的 JSON（第 1 行：Expecting property name enclosed "
-                "in double quotes）；请修正，或用 kbcheck baseline update 重写\n"),
-        (2, "", "kbcheck: error: baseline .kbcheck/baseline.json is not valid JSON (line 1: Expecting property name "
-                "enclosed in double quotes); fix it or rewrite it with kbcheck baseline update\n"))
-
-
-def test_a_baseline_that_lacks_its_keys(kb: GitRepo) -> None:
-    kb.write(".kbcheck/baseline.json", '{"commit": "abc"}')
-    said = _zh_and_en(kb, "check", "--all")
-    assert said == (
-        (2, "", "kbcheck：错误：基线 .kbcheck/baseline.json 必须是含有 commit, date, fingerprints 的对象；"
-                "请用 kbcheck baseline update 重写\n"),
-        (2, "", "kbcheck: error: baseline .kbcheck/baseline.json must be an object with commit, date, fingerprints; "
-                "rewrite it with kbcheck baseline update\n"))
+@pytest.mark.parametrize(("content", "zh", "en"), [
+    ("{not json",
+     "kbcheck：错误：基线 .kbcheck/baseline.json 不是合法的 JSON（第 1 行：Expecting property name enclosed "
+     "in double quotes）；请修正，或用 kbcheck baseline update 重写\n",
+     "kbcheck: error: baseline .kbcheck/baseline.json is not valid JSON (line 1: Expecting property name "
+     "enclosed in double quotes); fix it or rewrite it with kbcheck baseline update\n"),
+    ('{"commit": "abc"}',
+     "kbcheck：错误：基线 .kbcheck/baseline.json 必须是含有 commit, date, fingerprints 的对象；"
+     "请用 kbcheck baseline update 重写\n",
+     "kbcheck: error: baseline .kbcheck/baseline.json must be an object with commit, date, fingerprints; "
+     "rewrite it with kbcheck baseline update\n"),
+], ids=["not-json", "lacks-its-keys"])
+def test_a_broken_baseline(kb: GitRepo, content: str, zh: str, en: str) -> None:
+    kb.write(".kbcheck/baseline.json", content)
+    assert _zh_and_en(kb, "check", "--all") == ((2, "", zh), (2, "", en))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
