@@ -96,19 +96,23 @@ doi: 10.1000/other.paper
 """
 
 
+def ingest(git_repo, page: str, notes: dict[str, str]) -> str:  # type: ignore[no-untyped-def]
+    """The wiki's page before, then one commit that rewrites it to `page` and adds `notes`; the base."""
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
+    base: str = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({"wiki/concepts/speculative-decoding.md": page, **notes})
+    git_repo.commit_all("ingest", author="tom")
+    return base
+
+
 @pytest.fixture
 def wiki(git_repo) -> str:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
-    base = git_repo.commit_all("base", author="tom")
-    git_repo.write_many({
-        "wiki/concepts/speculative-decoding.md": PAGE_AFTER,
+    return ingest(git_repo, PAGE_AFTER, {
         "wiki/sources/chen-2023-draft-2302-01318.md": DRAFT_NOTE,
         "wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
         "wiki/sources/wang-2024-sparse-2405-11111.md": ZH_NOTE,
         "wiki/sources/two-papers.md": TWO_PAPERS,
     })
-    git_repo.commit_all("ingest", author="tom")
-    return base
 
 
 def _items(base: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:  # type: ignore[type-arg]
@@ -294,16 +298,12 @@ IDLESS_PAGE = IDLESS_PAGE.replace("- [[li-2024-tree-2401-02222]]", "- [[li-2024-
 
 
 def test_a_note_without_ids_linked_from_a_page_body_is_digested(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
-    base = git_repo.commit_all("base", author="tom")
-    git_repo.write_many({
-        "wiki/concepts/speculative-decoding.md": IDLESS_PAGE,
+    base = ingest(git_repo, IDLESS_PAGE, {
         "wiki/sources/chen-2023-draft-2302-01318.md": DRAFT_NOTE,
         "wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
         "wiki/sources/阅读笔记-草稿模型.md": "# 草稿模型的取舍\n\n草稿越小越快，但接受率下降。\n",
         "wiki/sources/只在来源里的笔记.md": "# 只在来源列表里\n\n验证一次前向即可。\n",
     })
-    git_repo.commit_all("ingest", author="tom")
     items = _items(base, capsys)
     linked = items["wiki/sources/阅读笔记-草稿模型.md"]
     assert (linked["class"], linked["reason"]) == ("review", "already digested: Description link this file")
