@@ -17,7 +17,7 @@ from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_k
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
-from kbcheck.digest.placed import place_increments
+from kbcheck.digest.placed import parse_notes_in_workers, place_increments
 from kbcheck.digest.placement import backfill_reason, merge_actions
 from kbcheck.digest.relation import (
     item_status,
@@ -123,6 +123,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     else:
         items, listed = manifest_items(base_kb, head_kb, changes, manifest_paths, volatile)
         boundary = [BoundaryEntry(path, consumed, note) for path, consumed, note in listed]
+    parse_notes_in_workers(head_kb)  # the background below is the notes' first reader
     suggester = Suggester(head_kb)
     # ids a header every note repeats say nothing of what a note adds, as they say nothing of where it goes
     drop_repeated_ids(head_kb, items, suggester.background)

@@ -81,9 +81,10 @@ class _Kept:
             to_plain(suggestions, list[Suggestion]), to_plain(related, list[Related]), list(clashes), list(notices)))
 
 
-def _parse_notes_in_workers(kb: KnowledgeBase) -> None:
-    """On a cold cache, the guides and briefs the neighbourhood reads are parsed by one process
-    per core first (each worker writes what it parsed to the cache, which this process reads)."""
+def parse_notes_in_workers(kb: KnowledgeBase) -> None:
+    """On a cold cache, the guides and briefs the placement reads (the suggester's background of
+    what every note repeats, the neighbourhood) are parsed by one process per core first, before
+    their first reader (each worker writes what it parsed to the cache, which this process reads)."""
     notes = [(path, kb.kind_of(path)) for path in kb.paths_of_kind(GUIDE, BRIEF)]
     if not can_fork() or len(notes) < PARALLEL_MIN_NOTES:
         return
@@ -120,7 +121,6 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
     if not missing:
         return
     notices_before = len(kb.notices)
-    _parse_notes_in_workers(kb)
     neighbourhood = Neighbourhood(kb)
     placements: list[tuple[Item, Placement]] = []
     for item in missing:
@@ -136,4 +136,4 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
         _apply(item, placement)
 
 
-__all__ = ["NAMESPACE", "place_increments"]
+__all__ = ["NAMESPACE", "parse_notes_in_workers", "place_increments"]
