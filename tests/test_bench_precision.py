@@ -152,7 +152,7 @@ def test_sample_is_fixed_by_seed_and_skips_judged(corpora: tuple[Path, Path], tm
 def test_a_bad_verdict_or_a_missing_bundle_is_one_clear_message(corpora: tuple[Path, Path], tmp_path: Path) -> None:
     (tmp_path / "judged.jsonl").write_text('{"corpus": "tiny", "rule": "KB005", "path": "a.md", '
                                            '"fingerprint": "x", "verdict": "maybe"}\n', encoding="utf-8")
-    with pytest.raises(SystemExit, match=r"judged.jsonl:1: verdict must be 'fire' or 'quiet'"):
+    with pytest.raises(SystemExit, match=r"judged.jsonl:1: verdict must be 'fire', 'quiet' or 'unsure'"):
         bench(corpora, tmp_path)
     with pytest.raises(SystemExit, match="no mapping for other"):
         bench(corpora, tmp_path, "--only", "other")

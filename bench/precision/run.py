@@ -185,10 +185,10 @@ def load_judged(path: Path, state: str | None = None) -> dict[JudgedKey, str]:
         if not line.strip():
             continue
         item = json.loads(line)
-        if item.get("verdict") not in ("fire", "quiet"):
-            raise SystemExit(f"{path}:{number}: verdict must be 'fire' or 'quiet'")
-        if state is not None and item.get("state") != state:
-            continue
+        if item.get("verdict") not in ("fire", "quiet", "unsure"):
+            raise SystemExit(f"{path}:{number}: verdict must be 'fire', 'quiet' or 'unsure'")
+        if item["verdict"] == "unsure" or (state is not None and item.get("state") != state):
+            continue  # unsure items are left out of every figure
         judged[judged_key(item["corpus"], item)] = item["verdict"]
     return judged
 
@@ -231,8 +231,8 @@ def context(root: Path, path: str, line: int) -> tuple[str, str]:
 
 
 def draw_sample(name: str, root: Path, findings: Sequence[Finding], judged: dict[JudgedKey, str],
-                size: int, seed: int) -> list[dict[str, Any]]:
-    """`size` findings per rule, the same for the same seed; those not judged yet, with text to judge by."""
+                size: int, seed: str) -> list[dict[str, Any]]:
+    """`size` findings per rule not judged before, the same for the same seed, with text to judge by."""
     by_rule: dict[str, list[Finding]] = {}
     for finding in findings:
         if not left_out_of_bundle(finding):
@@ -240,11 +240,9 @@ def draw_sample(name: str, root: Path, findings: Sequence[Finding], judged: dict
     items: list[dict[str, Any]] = []
     for rule, group in sorted(by_rule.items()):
         unique = {judged_key(name, f): f for f in sorted(group, key=lambda f: (f["path"], f["line"], f["fingerprint"]))}
-        keys = sorted(unique)
+        keys = sorted(key for key in unique if key not in judged)
         rng = random.Random(f"{seed}/{name}/{rule}")
         for key in rng.sample(keys, min(size, len(keys))):
-            if key in judged:
-                continue
             finding = unique[key]
             text, heading = context(root, finding["path"], int(finding["line"]))
             items.append({"corpus": name, "rule": rule, "path": finding["path"], "line": finding["line"],
@@ -262,7 +260,7 @@ CLAIM_SHAPE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|×|x\b|倍|ms\b|GB\b|tokens?\
 
 
 def missed_claims(name: str, root: Path, config: dict[str, Any], findings: Sequence[Finding],
-                  files: Sequence[str], limit: int, seed: int) -> list[dict[str, Any]]:
+                  files: Sequence[str], limit: int, seed: str) -> list[dict[str, Any]]:
     """Lines of files KB005 reads that look like they state a quantity but got no KB005/KB006: recall candidates."""
     from pathspec import GitIgnoreSpec  # a kbcheck dependency; only this mode needs it
 
@@ -396,7 +394,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", nargs="*", default=[], metavar="NAME", help="run these corpora only")
     parser.add_argument("--kbcheck-src", type=Path, default=REPO, help="checkout whose kbcheck runs (default: this one)")
     parser.add_argument("--sample", type=int, default=0, metavar="N", help="draw N findings per rule and corpus")
-    parser.add_argument("--seed", type=int, default=10, help="seed of the sample (default 10)")
+    parser.add_argument("--seed", default="10", help="seed of the sample, e.g. the commit id (default 10)")
+    parser.add_argument("--workdir", type=Path, help="clone the corpora here and keep them (default: a temp folder)")
     parser.add_argument("--sample-out", type=Path, help="where the unjudged sample goes (default: a temp file)")
     parser.add_argument("--missed-claims", type=int, default=0, metavar="N",
                         help="also write N recall candidates per corpus to the sample file")
@@ -420,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     judged = load_judged(args.judged, args.judged_state)
     results: list[CorpusResult] = []
     extra: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="kbcheck-precision-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="kbcheck-precision-") as temporary:
+        scratch = args.workdir or temporary
         for name in names:
             print(f"{name} ...", file=sys.stderr, flush=True)
             results.append(measure(name, args.corpora / f"{name}.bundle", args.configs / f"{name}.toml",
