@@ -260,7 +260,7 @@ CLAIM_SHAPE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|×|x\b|倍|ms\b|GB\b|tokens?\
 
 
 def missed_claims(name: str, root: Path, config: dict[str, Any], findings: Sequence[Finding],
-                  files: Sequence[str], limit: int, seed: str) -> list[dict[str, Any]]:
+                  files: Sequence[str], judged: dict[JudgedKey, str], limit: int, seed: str) -> list[dict[str, Any]]:
     """Lines of files KB005 reads that look like they state a quantity but got no KB005/KB006: recall candidates."""
     from pathspec import GitIgnoreSpec  # a kbcheck dependency; only this mode needs it
 
@@ -281,6 +281,7 @@ def missed_claims(name: str, root: Path, config: dict[str, Any], findings: Seque
             candidates.append({"corpus": name, "rule": MISSED, "path": path, "line": number,
                                "fingerprint": line_fingerprint(path, line),
                                "heading": heading_above(lines, number - 1), "text": line[:600]})
+    candidates = [c for c in candidates if judged_key(name, c) not in judged]
     rng = random.Random(f"{seed}/{name}/missed")
     return rng.sample(candidates, min(limit, len(candidates)))
 
@@ -299,7 +300,7 @@ def measure(name: str, bundle: Path, config_path: Path, src: Path, judged: dict[
     if args.sample:
         extra.extend(draw_sample(name, root, findings, judged, args.sample, args.seed))
     if args.missed_claims:
-        extra.extend(missed_claims(name, root, config, findings, files, args.missed_claims, args.seed))
+        extra.extend(missed_claims(name, root, config, findings, files, judged, args.missed_claims, args.seed))
     if args.keep:
         dest = args.keep / name
         dest.mkdir(parents=True, exist_ok=True)
