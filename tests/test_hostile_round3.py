@@ -1,0 +1,141 @@
+"""Hostile input, third round: each case failed (a write-scope bypass, a hang, an output its
+consumer rejects, a lost file) before its fix.
+
+Like `tests/test_hostile.py`, every row runs the real CLI in a real git
+repository and ends in findings, a notice, or exit 2 with one line; the
+read-only guard holds each row to "no file changed". Cases that need a
+timing, a signal or a second repository live below the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from test_hostile import CONFIG, LIVING, Case, Outcome, assert_outcome, play
+
+TREND = "# 活文档\n\n## 1. 投机解码\n\n- 一条。\n"
+CARD = "organized/paper_cards/0001-2610-02076.md"
+CARD_TEXT = '---\narxiv: "2610.02076"\ntitle: Draft then verify\n---\nA paper card.\n'
+#: the maintainer's policy, and a look-alike of it that lets tom write anywhere
+LOOSE = CONFIG.replace('emails = ["tom@example.org"]\nrole = "writer"', 'emails = ["tom@example.org"]\nrole = "maintainer"')
+UNKNOWN_ID_BRIEF = "# 简报\n\n- 读了 arXiv:2611.00001。\n"
+
+
+# -- set-ups in git: the writer's attack, after the maintainer committed the files --------------------
+def _tom_edits_the_living_document(repo: GitRepo) -> None:
+    repo.commit_files({LIVING: TREND + "- 改写了活文档。\n"}, "tom: edit", author="tom")
+
+
+def tag_shadows_the_base(repo: GitRepo, tmp_path: Path) -> Path:
+    """`refs/remotes/origin/main` is the maintainer's; tom pushed a tag `origin/main` to a looser policy."""
+    repo.git("update-ref", "refs/remotes/origin/main", "HEAD")
+    repo.git("checkout", "-q", "-b", "loose")
+    repo.commit_files({".kbcheck.toml": LOOSE}, "loose", author="tom")
+    repo.git("tag", "origin/main")
+    repo.git("checkout", "-q", "-b", "tom/work", "main")
+    _tom_edits_the_living_document(repo)
+    return repo.path
+
+
+def replaced_base(repo: GitRepo, tmp_path: Path) -> Path:
+    """`git replace main <look-alike whose policy lets tom write anywhere>`."""
+    main = repo.head()
+    repo.git("checkout", "-q", "-b", "tom/work")
+    _tom_edits_the_living_document(repo)
+    repo.git("checkout", "-q", "-b", "look-alike", main)
+    repo.write(".kbcheck.toml", LOOSE)
+    repo.stage(".kbcheck.toml")
+    repo.git("commit", "-q", "--amend", "--no-edit", "--no-verify")
+    repo.git("replace", main, repo.head())
+    repo.git("checkout", "-q", "tom/work")
+    return repo.path
+
+
+def _submodule_ignored(repo: GitRepo, tmp_path: Path) -> str:
+    """A submodule under organized/ that `.gitmodules` says to ignore; a newer commit of its source."""
+    source = GitRepo.create(tmp_path / "vendor-src", home=tmp_path / "home")
+    source.commit_files({"README.md": "# vendor\n"}, "vendor")
+    repo.run("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(source.path), "organized/vendor")
+    repo.git("config", "-f", ".gitmodules", "submodule.organized/vendor.ignore", "all")
+    repo.stage(".gitmodules")
+    repo.commit("add submodule", author="mia")
+    return source.commit_files({"README.md": "# vendor 2\n"}, "vendor 2")
+
+
+def submodule_repointed(repo: GitRepo, tmp_path: Path) -> Path:
+    repo.git("update-index", "--cacheinfo", f"160000,{_submodule_ignored(repo, tmp_path)},organized/vendor")
+    repo.commit("tom: repoint", author="tom")
+    return repo.path
+
+
+def submodule_repointed_staged(repo: GitRepo, tmp_path: Path) -> Path:
+    repo.git("update-index", "--cacheinfo", f"160000,{_submodule_ignored(repo, tmp_path)},organized/vendor")
+    return repo.path
+
+
+def attributes_hide_the_brief(repo: GitRepo, tmp_path: Path) -> Path:
+    """tom marks his own inbox `-diff`: the patch of his brief then has no hunks."""
+    repo.git("checkout", "-q", "-b", "tom/work")
+    repo.commit_files({"inbox/tom/.gitattributes": "*.md -diff\n", "inbox/tom/b.md": UNKNOWN_ID_BRIEF},
+                      "tom: brief", author="tom")
+    return repo.path
+
+
+BASE_FILES: dict[str, str | bytes] = {".kbcheck.toml": CONFIG, LIVING: TREND, CARD: CARD_TEXT}
+KB007_LIVING = ("KB007", LIVING, 1, 1, LIVING)
+
+WRITE_SCOPE: dict[str, tuple[Case, Outcome]] = {
+    # 1: a short name that a tag shadows is refused, naming both refs
+    "tag-shadows-the-base": (
+        Case(BASE_FILES, setup=tag_shadows_the_base, argv=("check", "--diff", "origin/main", "--format", "json")),
+        Outcome(2, stderr=("error: ambiguous revision 'origin/main': it names refs/tags/origin/main and "
+                           "refs/remotes/origin/main; give the full ref name",)),
+    ),
+    "tag-shadows-the-base-by-its-full-name": (
+        Case(BASE_FILES, setup=tag_shadows_the_base,
+             argv=("check", "--diff", "refs/remotes/origin/main", "--format", "json")),
+        Outcome(1, (KB007_LIVING,)),
+    ),
+    # 3: `submodule.<name>.ignore = all` does not hide a repointed gitlink
+    "submodule-ignored-repointed": (
+        Case(BASE_FILES, setup=submodule_repointed, argv=("check", "--diff", "HEAD~1", "--format", "json")),
+        Outcome(1, (("KB007", "organized/vendor", 1, 1, "organized/vendor"),)),
+    ),
+    "submodule-ignored-repointed-staged": (
+        Case(BASE_FILES, setup=submodule_repointed_staged,
+             argv=("check", "--staged", "--author", "tom", "--format", "json")),
+        Outcome(1, (("KB007", "organized/vendor", 1, 1, "organized/vendor"),)),
+    ),
+    # 4: a replace ref does not substitute the trusted base
+    "replaced-base": (
+        Case(BASE_FILES, setup=replaced_base, argv=("check", "--diff", "main", "--format", "json")),
+        Outcome(1, (KB007_LIVING,)),
+    ),
+    # 5: `-diff` in the writer's own .gitattributes does not hide his findings from `--filter added`
+    "attributes-hide-the-brief": (
+        Case(BASE_FILES, setup=attributes_hide_the_brief, argv=("check", "--diff", "main", "--format", "json")),
+        Outcome(1, (("KB004", "inbox/tom/b.md", 3, 6, "2611.00001"),)),
+    ),
+    # 6: slugs that one case-insensitive checkout makes one folder
+    "slugs-differ-by-case": (
+        Case({".kbcheck.toml": CONFIG + '\n[authors.Tom]\nemails = ["t2@example.org"]\n'}),
+        Outcome(2, stderr=("error: author slugs 'tom' and 'Tom' in .kbcheck.toml differ only by case or Unicode "
+                           "normalisation: on a case-insensitive checkout they are one inbox folder",)),
+    ),
+    "slugs-differ-by-normalisation": (
+        Case({".kbcheck.toml": '[authors."zo\u00eb"]\nemails = ["z@example.org"]\n\n'
+                               '[authors."zoe\u0308"]\nemails = ["z2@example.org"]\n'}),
+        Outcome(2, stderr=("error: author slugs 'zo\u00eb' and 'zoe\u0308' in .kbcheck.toml differ only by case or "
+                           "Unicode normalisation: on a case-insensitive checkout they are one inbox folder",)),
+    ),
+}
+
+TABLE = {**WRITE_SCOPE}
+
+
+@pytest.mark.parametrize("case, outcome", list(TABLE.values()), ids=list(TABLE))
+def test_hostile_case(case: Case, outcome: Outcome, git_repo: GitRepo, tmp_path: Path,
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_outcome(play(case, git_repo, tmp_path, monkeypatch), outcome, case.argv)
