@@ -9,11 +9,19 @@ timing, a signal or a second repository live below the table.
 
 from __future__ import annotations
 
+import itertools
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
 from test_hostile import CONFIG, LIVING, Case, Outcome, assert_outcome, play
+
+from kbcheck.config import Config
+from kbcheck.model.citations import scan_prose
+from kbcheck.model.document import Document, HeadingPatterns, parse_document
+from kbcheck.rules.kb009_broken_path import _glob_read_as_emphasis
 
 TREND = "# 活文档\n\n## 1. 投机解码\n\n- 一条。\n"
 CARD = "organized/paper_cards/0001-2610-02076.md"
@@ -139,3 +147,63 @@ TABLE = {**WRITE_SCOPE}
 def test_hostile_case(case: Case, outcome: Outcome, git_repo: GitRepo, tmp_path: Path,
                       monkeypatch: pytest.MonkeyPatch) -> None:
     assert_outcome(play(case, git_repo, tmp_path, monkeypatch), outcome, case.argv)
+
+
+# -- 7: linear time in kbcheck's own code (each was quadratic: a 1 MB brief stalled the hook) ---------
+def _seconds(run: Callable[[], object]) -> float:
+    times = []
+    for _ in range(2):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _growth(run: Callable[[int], object], small: int, factor: int = 8) -> float:
+    """How many times longer `factor` times the input takes: about `factor` when linear, its square when
+    quadratic (the bound below sits between the two, far from both)."""
+    return _seconds(lambda: run(small * factor)) / max(_seconds(lambda: run(small)), 1e-3)
+
+
+def _parse(text: str) -> Document:
+    config = Config()
+    return parse_document(text, HeadingPatterns(config.reference_heading, config.trend_heading,
+                                                config.open_question_heading))
+
+
+#: between two links, text that markdown-it passes over quickly and a search for a link's target does not
+PAD = "`" + "a" * 2000 + "`"
+
+
+@pytest.mark.parametrize("shape", [
+    # the wikilink rule looked for `]]` from every `[[`, to the end of the text
+    lambda n: " ".join(f"[[a{i} {PAD}" for i in range(n)) + "\n",
+    # a link's target was looked for in the whole line, once per link
+    lambda n: " ".join(f"[a{i}](文{i}) {PAD}" for i in range(n)) + "\n",
+    # a reference-style link's target is not in its line: each miss scanned the rest of it
+    lambda n: " ".join(f"[a{i}][r{i}] {PAD}" for i in range(n)) + "\n\n"
+    + "".join(f"[r{i}]: https://e.example/{i}\n" for i in range(n)),
+], ids=["open-wikilinks", "links-on-one-line", "reference-links-on-one-line"])
+def test_a_line_of_many_links_parses_in_linear_time(shape: Callable[[int], str]) -> None:
+    """8x the links: about 8x the time (it was 40x and more: quadratic)."""
+    assert _growth(lambda n: _parse(shape(n)), 250) < 24
+
+
+def test_a_paragraph_of_many_arxiv_ids_is_scanned_in_linear_time() -> None:
+    """Each id masked by a copy of the whole text was quadratic."""
+    def scan(n: int) -> None:
+        found, masked = scan_prose(" ".join(f"arXiv:2601.{i:05d} 2602.{i:05d}" for i in range(n)), ("organized",))
+        assert len(found) == 2 * n and "2601" not in masked
+    assert _growth(scan, 2_000) < 24
+
+
+def test_the_emphasis_check_of_many_broken_paths_on_one_line_is_linear() -> None:
+    """KB009 looked for each broken path in its whole line."""
+    def check(n: int) -> None:
+        links = [f"[a{i}](no/m{i}.md) " for i in range(n)]
+        columns = list(itertools.accumulate((len(link) for link in links), initial=0))
+        line = "".join(links) + "*"
+        assert not any(_glob_read_as_emphasis(f"no/m{i}.md", [line], 1, columns[i] + len(f"[a{i}](") + 1)
+                       for i in range(n))
+    assert _growth(check, 2_000) < 24
+    assert _glob_read_as_emphasis("wiki/a/.md", ['see "wiki/a/*.md" and "wiki/b/*.md"'], 1, 6)
