@@ -9,6 +9,7 @@ timing, a signal or a second repository live below the table.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import time
 from collections.abc import Callable
@@ -16,11 +17,13 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from kbtools import MemorySnapshot
 from test_hostile import CONFIG, LIVING, Case, Outcome, assert_outcome, play
 
 from kbcheck.config import Config
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
+from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules.kb009_broken_path import _glob_read_as_emphasis
 
 TREND = "# 活文档\n\n## 1. 投机解码\n\n- 一条。\n"
@@ -207,3 +210,38 @@ def test_the_emphasis_check_of_many_broken_paths_on_one_line_is_linear() -> None
                        for i in range(n))
     assert _growth(check, 2_000) < 24
     assert _glob_read_as_emphasis("wiki/a/.md", ['see "wiki/a/*.md" and "wiki/b/*.md"'], 1, 6)
+
+
+# -- 8: KB004's nearest card is looked for among a bounded set of candidates ----------------------------
+def _cards(count: int) -> KnowledgeBase:
+    files: dict[str, str | bytes] = {f"organized/paper_cards/{i:05d}-2601-{i * 7:05d}.md": "" for i in range(count)}
+    return KnowledgeBase(MemorySnapshot(files), Config())
+
+
+def test_the_nearest_card_of_a_made_up_id_does_not_grow_with_the_cards() -> None:
+    """8x the cards of the month: about the same time per unknown id (it compared with every card: 8x)."""
+    def ask(count: int) -> Callable[[], object]:
+        kb = _cards(count)
+        kb.nearest_paper_ids("2601.99999")  # the index is built once per run, not per id
+        return lambda: [kb.nearest_paper_ids(f"2601.{i:05d}") for i in range(1, 1400, 14)]
+    small, large = ask(600), ask(4800)
+    assert _seconds(large) / max(_seconds(small), 1e-3) < 3
+
+
+def test_in_a_month_of_few_cards_the_nearest_is_the_nearest_of_all() -> None:
+    kb = _cards(60)
+    cards = list(kb.paper_index())
+    for unknown in [f"2601.{i:05d}" for i in range(0, 500, 3)] + ["2612.00070", "2601.0070", "2601.000700"]:
+        same_month = [i for i in cards if i[:4] == unknown[:4]] or cards
+        assert kb.nearest_paper_ids(unknown) == difflib.get_close_matches(unknown, same_month, n=1, cutoff=0.7)
+
+
+@pytest.mark.parametrize("typo", [
+    "2601.07701",  # 2601.07700, a digit changed
+    "2601.07070",  # 2601.07700, two digits swapped
+    "2601.0770",   # 2601.07700, a digit dropped
+    "2601.077000",  # 2601.07700, a digit added
+])
+def test_in_a_month_of_many_cards_a_typo_finds_a_card_one_edit_away(typo: str) -> None:
+    (nearest,) = _cards(4800).nearest_paper_ids(typo)
+    assert difflib.SequenceMatcher(None, typo, nearest).ratio() >= 0.9, nearest
