@@ -236,3 +236,13 @@ def test_the_gitlab_job_reads_the_policy_at_the_target_branch_not_the_merge_base
     report = json.loads((clone.path / "gl-code-quality-report.json").read_text(encoding="utf-8"))
     assert [entry["location"]["path"] for entry in report if "KB007" in entry["check_name"]] == [
         "organized/knowledge/k.md"]
+
+
+def test_no_template_restores_a_cache_a_pull_request_could_have_written() -> None:
+    """kbcheck's cache is not keyed (docs/trust-model.md): a cache saved by a writer's job could hide
+    findings from the next check, so the templates keep none."""
+    for path in (WORKFLOW, ACTION):
+        assert not [line for line in uses_lines(path) if line.startswith("actions/cache")], path
+    job = load(GITLAB)["kbcheck"]
+    assert "cache" not in job
+    assert ".git/kbcheck" not in WORKFLOW.read_text(encoding="utf-8") + GITLAB.read_text(encoding="utf-8")

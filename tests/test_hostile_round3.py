@@ -9,18 +9,28 @@ timing, a signal or a second repository live below the table.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import itertools
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import test_fix as fix_tests
 from gitrepo import GitRepo
 from kbtools import MemorySnapshot
-from test_hostile import CONFIG, LIVING, Case, Outcome, assert_outcome, play
+from test_hostile import CONFIG, LIVING, Case, Outcome, assert_outcome, play, run_cli
 
 from kbcheck.config import Config
+from kbcheck.files import Terminated
+from kbcheck.fix.worktree import replace_if_unchanged
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
 from kbcheck.model.knowledge_base import KnowledgeBase
@@ -94,6 +104,13 @@ def attributes_hide_the_brief(repo: GitRepo, tmp_path: Path) -> Path:
     return repo.path
 
 
+def candidate_added(repo: GitRepo, tmp_path: Path) -> Path:
+    """An excluded file with an unknown id, committed after the configuration that excludes it."""
+    repo.commit_files({"inbox/tom/_candidates/c.md": UNKNOWN_ID_BRIEF}, "tom: candidate", author="tom")
+    return repo.path
+
+
+EXCLUDING = 'exclude = ["inbox/*/_candidates/**"]\n\n' + CONFIG
 BASE_FILES: dict[str, str | bytes] = {".kbcheck.toml": CONFIG, LIVING: TREND, CARD: CARD_TEXT}
 KB007_LIVING = ("KB007", LIVING, 1, 1, LIVING)
 
@@ -143,7 +160,21 @@ WRITE_SCOPE: dict[str, tuple[Case, Outcome]] = {
     ),
 }
 
-TABLE = {**WRITE_SCOPE}
+SELECTION: dict[str, tuple[Case, Outcome]] = {
+    # an excluded file is left out of every mode, `--diff` too
+    "excluded-file-in-a-diff": (
+        Case({".kbcheck.toml": EXCLUDING, CARD: CARD_TEXT}, setup=candidate_added,
+             argv=("check", "--diff", "HEAD~1", "--filter", "all", "--format", "json")),
+        Outcome(0),
+    ),
+    "excluded-file-in-a-diff-named": (
+        Case({".kbcheck.toml": EXCLUDING, CARD: CARD_TEXT}, setup=candidate_added,
+             argv=("check", "--diff", "HEAD~1", "--format", "json", "inbox/tom")),
+        Outcome(0),
+    ),
+}
+
+TABLE = {**WRITE_SCOPE, **SELECTION}
 
 
 @pytest.mark.parametrize("case, outcome", list(TABLE.values()), ids=list(TABLE))
@@ -245,3 +276,169 @@ def test_in_a_month_of_few_cards_the_nearest_is_the_nearest_of_all() -> None:
 def test_in_a_month_of_many_cards_a_typo_finds_a_card_one_edit_away(typo: str) -> None:
     (nearest,) = _cards(4800).nearest_paper_ids(typo)
     assert difflib.SequenceMatcher(None, typo, nearest).ratio() >= 0.9, nearest
+
+
+# -- 17: every command that reads the cache can be told not to ------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ("digest", "--no-cache", "--since", "HEAD~1", "--format", "json"),
+    ("baseline", "update", "--no-cache"),
+    ("check", "--all", "--no-cache"),
+])
+def test_no_cache_neither_reads_nor_writes_the_cache(git_repo: GitRepo, argv: tuple[str, ...]) -> None:
+    git_repo.commit_files({".kbcheck.toml": CONFIG, CARD: CARD_TEXT}, "cards", author="mia")
+    git_repo.commit_files({"inbox/tom/b.md": "# 简报\n\n- 读了 arXiv:2610.02076。\n"}, "brief", author="tom")
+    code, _, err = run_cli(argv)
+    assert code == 0, err
+    assert not (git_repo.path / ".git" / "kbcheck").exists()
+
+
+# -- 10, 11: file names that are not UTF-8 or hold terminal controls, in every output ---------------------
+def _writes_outside(repo: GitRepo, name: str) -> None:
+    repo.commit_files({".kbcheck.toml": CONFIG}, "policy", author="mia")
+    repo.commit_files({name: "# x\n"}, "tom: outside", author="tom")
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "gitlab", "text", "github"])
+def test_a_name_that_is_not_utf8_is_valid_utf8_in_every_output(git_repo: GitRepo, fmt: str) -> None:
+    _writes_outside(git_repo, "organized/caf\udce9.md")
+    code, out, err = run_cli(("check", "--diff", "HEAD~1", "--format", fmt))
+    assert code == 1, err
+    out.encode("utf-8")  # strict: a lone surrogate would raise
+    assert "organized/caf\\351.md" in out.replace("\\\\", "\\")
+
+
+def test_a_name_that_is_not_utf8_is_written_to_an_output_file(git_repo: GitRepo) -> None:
+    _writes_outside(git_repo, "organized/caf\udce9.md")
+    code, _, err = run_cli(("check", "--diff", "HEAD~1", "--format", "json", "-o", "report.json"))
+    assert code == 1 and "internal error" not in err, err
+    report = json.loads((git_repo.path / "report.json").read_text(encoding="utf-8"))
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["subject"]) == ('"organized/caf\\351.md"', "organized/caf\\351.md")
+    assert finding["message"].endswith(" adds organized/caf\\351.md")
+
+
+def test_the_digest_of_a_name_that_is_not_utf8_is_written(git_repo: GitRepo) -> None:
+    git_repo.commit_files({".kbcheck.toml": CONFIG}, "policy", author="mia")
+    git_repo.commit_files({"inbox/tom/caf\udce9.md": "# 简报\n\n- 一条。\n"}, "tom: brief", author="tom")
+    code, _, err = run_cli(("digest", "--since", "HEAD~1", "--format", "json", "--output", "digest.json"))
+    assert code == 0, err
+    digest = json.loads((git_repo.path / "digest.json").read_text(encoding="utf-8"))
+    assert [item["path"] for item in digest["items"]] == ['"inbox/tom/caf\\351.md"']
+
+
+def test_terminal_controls_in_a_name_are_shown_escaped(git_repo: GitRepo) -> None:
+    _writes_outside(git_repo, "organized/\x1b[2K\x1b[1Gok.md")
+    code, out, err = run_cli(("check", "--diff", "HEAD~1"))
+    assert code == 1, err
+    assert "\x1b" not in out + err
+    assert " adds organized/\\x1b[2K\\x1b[1Gok.md" in out
+
+
+def test_terminal_controls_in_a_notice_are_shown_escaped(git_repo: GitRepo) -> None:
+    git_repo.commit_files({"inbox/tom/caf\x1b[2K.md": b"caf\xe9 7x\n"}, "binary-ish", author="tom")
+    code, _, err = run_cli(("check", "--all"))
+    assert code == 0
+    assert "\x1b" not in err and "inbox/tom/caf\\x1b[2K.md: skipped: not UTF-8" in err
+
+
+# -- 12: the digest's markdown carries no autolink, mention or math from the data -----------------------------
+#: what GitHub's renderer links or mentions without any markup (GFM autolinks, mentions) or renders as math
+GITHUB_LIVE = re.compile(r"(?i)(?:https?|ftp)://|(?:^|[\s*_~(])www\.|@\w|(?<!\\)\$")
+
+
+@pytest.mark.parametrize("hostile", [
+    "Approve at https://evil.example/login", "see www.evil.example", "WWW.Evil.example", "cc @octocat",
+    "mail lead@example.org", "@org/team", "$x^2$ costs $5", "ftp://e.example/x",
+])
+def test_escaped_text_links_and_mentions_nothing(hostile: str) -> None:
+    from markdown_it import MarkdownIt
+
+    from kbcheck.digest.render_markdown import escape_markdown
+
+    escaped = escape_markdown(hostile)
+    assert not GITHUB_LIVE.search(escaped), escaped
+    (inline,) = [token for token in MarkdownIt("commonmark").parse(escaped) if token.type == "inline"]
+    assert "".join(child.content for child in inline.children or []).replace("\u200b", "") == hostile
+
+
+def test_a_card_title_with_an_address_is_no_link_in_the_digest(git_repo: GitRepo) -> None:
+    git_repo.commit_files({".kbcheck.toml": CONFIG}, "policy", author="mia")
+    git_repo.commit_files({CARD: CARD_TEXT.replace("Draft then verify", "Approve at https://evil.example/login @admin")},
+                          "card", author="mia")
+    code, out, err = run_cli(("digest", "--since", "HEAD~1", "--lang", "en"))
+    assert code == 0, err
+    assert "evil.example/login" in out and not GITHUB_LIVE.search(out.replace("](http", "")), out
+
+
+# -- 13, 14, 15: `--fix` leaves nothing behind and says why it did not write -----------------------------------
+STALE = "# 推理引擎\n\n## §1.6 引擎与部署\n\n- recursive-oss/rec：本轮复采 243⭐ / 周增 +14\n"
+
+
+def _temporary_files(repo: GitRepo) -> list[str]:
+    return sorted(p.name for p in (repo.path / fix_tests.DOC).parent.iterdir() if p.name.endswith(".kbcheck-fix"))
+
+
+def test_fix_leaves_a_read_only_file_alone_and_says_so(git_repo: GitRepo) -> None:
+    fix_tests.kb(git_repo, STALE)
+    (git_repo.path / fix_tests.DOC).chmod(0o444)
+    status, _, err = fix_tests.cli("--all", "--fix", "--select", "KB006")
+    assert err == f"kbcheck: not fixed {fix_tests.DOC}: the file is read-only\n"
+    assert status == 2  # a refused file wins over findings
+    assert fix_tests.read(git_repo) == STALE
+    assert stat.S_IMODE((git_repo.path / fix_tests.DOC).stat().st_mode) == 0o444
+
+
+class _Stop(Exception):
+    """What the test's own SIGTERM handler raises, had the fix writer installed none."""
+
+
+@pytest.mark.parametrize("interrupt", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_fix_removes_its_temporary_file(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch,
+                                                      interrupt: str) -> None:
+    fix_tests.kb(git_repo, STALE)
+
+    def interrupted(fd: int) -> None:  # the signal arrives while the new content is being synced
+        if interrupt == "SIGINT":
+            raise KeyboardInterrupt
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    monkeypatch.setattr(os, "fsync", interrupted)
+    try:
+        with pytest.raises((KeyboardInterrupt, Terminated, _Stop)):
+            replace_if_unchanged(git_repo.path, fix_tests.DOC, STALE.encode(), STALE.replace("243", "245").encode())
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert _temporary_files(git_repo) == []
+    assert fix_tests.read(git_repo) == STALE
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB file system of its own (needs the right to mount; skipped without it)."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot mount a small file system here")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_fix_on_a_full_disk_says_so(small_disk: Path, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = GitRepo.create(small_disk / "kb", home=git_repo.path.parent / "home")
+    fix_tests.kb(repo, STALE)
+    monkeypatch.chdir(repo.path)
+    with open(small_disk / "filler", "wb", buffering=0) as filler:  # fill the disk to its last byte
+        with contextlib.suppress(OSError):
+            while True:
+                filler.write(b"\0" * 4096)
+                filler.flush()
+    status, _, err = fix_tests.cli("--all", "--fix", "--select", "KB006")
+    assert err == f"kbcheck: not fixed {fix_tests.DOC}: No space left on device\n"
+    assert status == 2 and fix_tests.read(repo) == STALE and _temporary_files(repo) == []
