@@ -130,8 +130,10 @@ def open_repository(start: Path) -> Repository:
         raise GitError(i18n._("cannot open git repository at {path}: {reason}", path=str(start),
                               reason=_first_line(str(exc)))) from None
     # what the policy and the change are read from is the history as stored: replace refs
-    # (`git replace`) and grafts would let a writer substitute the trusted base
-    handle.git.update_environment(GIT_NO_REPLACE_OBJECTS="1", GIT_GRAFT_FILE=os.devnull)
+    # (`git replace`) and grafts would let a writer substitute the trusted base. The graft file
+    # named is one that does not exist (an empty one makes git print a deprecation hint).
+    handle.git.update_environment(GIT_NO_REPLACE_OBJECTS="1",
+                                  GIT_GRAFT_FILE=os.path.join(handle.git_dir, "kbcheck", "no-grafts"))
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
         raise BareRepositoryError(i18n._("bare repository has no working tree: {path}", path=str(handle.git_dir)))

@@ -74,6 +74,15 @@ def replaced_base(repo: GitRepo, tmp_path: Path) -> Path:
     return repo.path
 
 
+def grafted_history(repo: GitRepo, tmp_path: Path) -> Path:
+    """`.git/info/grafts` makes tom's commit a root commit: his history then shares nothing with main."""
+    repo.git("checkout", "-q", "-b", "tom/work")
+    _tom_edits_the_living_document(repo)
+    (repo.path / ".git" / "info").mkdir(exist_ok=True)
+    (repo.path / ".git" / "info" / "grafts").write_text(repo.head() + "\n", encoding="utf-8")
+    return repo.path
+
+
 def _submodule_ignored(repo: GitRepo, tmp_path: Path) -> str:
     """A submodule under organized/ that `.gitmodules` says to ignore; a newer commit of its source."""
     source = GitRepo.create(tmp_path / "vendor-src", home=tmp_path / "home")
@@ -139,6 +148,10 @@ WRITE_SCOPE: dict[str, tuple[Case, Outcome]] = {
     # 4: a replace ref does not substitute the trusted base
     "replaced-base": (
         Case(BASE_FILES, setup=replaced_base, argv=("check", "--diff", "main", "--format", "json")),
+        Outcome(1, (KB007_LIVING,)),
+    ),
+    "grafted-history": (
+        Case(BASE_FILES, setup=grafted_history, argv=("check", "--diff", "main", "--format", "json")),
         Outcome(1, (KB007_LIVING,)),
     ),
     # 5: `-diff` in the writer's own .gitattributes does not hide his findings from `--filter added`
