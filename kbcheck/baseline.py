@@ -133,10 +133,10 @@ def accepted_fingerprints(repo: Repository, config: Config, use: bool | None, mo
     return baseline.fingerprints
 
 
-def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
+def findings_at(repo: Repository, config: Config, sha: str, *, cache: bool = True) -> list[str]:
     """Fingerprints of every finding of the whole knowledge base at commit `sha` (no KB007, no baseline)."""
     snapshot = tree_snapshot(repo, sha, config.exclude)
-    kb = KnowledgeBase(snapshot, config, repository_cache(repo))
+    kb = KnowledgeBase(snapshot, config, repository_cache(repo) if cache else None)
     selection = Selection(snapshot, snapshot.paths(), [], None, "all")
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     report = check(kb, config, selection, RunOptions(filter="all", select=rules))
@@ -144,7 +144,8 @@ def findings_at(repo: Repository, config: Config, sha: str) -> list[str]:
     return sorted({finding.fingerprint for finding in report.findings})
 
 
-def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO, lang: str = "en") -> int:
+def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO, lang: str = "en", *,
+                    cache: bool = True) -> int:
     """`kbcheck baseline update [REV]`: record REV's commit, date and findings (said in `lang`)."""
     sha = git.resolve(repo, rev or "HEAD")
     path = baseline_path(repo, config)
@@ -152,7 +153,7 @@ def update_baseline(repo: Repository, config: Config, rev: str, out: TextIO, lan
         raise BaselineError(i18n._("baseline {path} is not a regular file", path=config.baseline))
     # opened first: an unwritable folder fails at once, and an interrupted run leaves no temporary file
     with atomic_file(path) as target:
-        baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha)))
+        baseline = Baseline(sha, git.commit_date(repo, sha), frozenset(findings_at(repo, config, sha, cache=cache)))
         text = json.dumps(baseline.to_json(), ensure_ascii=False, indent=2) + "\n"
         target.write(text.encode("utf-8"))
     count = len(baseline.fingerprints)

@@ -12,10 +12,12 @@ model's dataclasses into that) written with `marshal`, which builds values
 and never runs code. Each entry is its own marshalled bytes, so a loaded
 shard stays compact and only the entries a run asks for become objects. A
 shard starts with a header line carrying a checksum of the rest. The cache
-is best effort: a shard that is truncated, corrupt, forged, foreign or from
+is best effort: a shard that is truncated, corrupt, foreign or from
 another kbcheck version is treated as empty and rebuilt, anything that is
 not a regular file (a FIFO, a device, a symlink) is never opened, and a
-cache that cannot be written is silently skipped.
+cache that cannot be written is silently skipped. The checksum is not keyed:
+it catches damage, not a forgery, so whoever may write the cache folder is
+trusted (docs/trust-model.md).
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ def pack_shard(version: str, namespace: str, entries: dict[str, bytes]) -> bytes
 
 
 def unpack_shard(data: bytes) -> tuple[str, str, dict[str, bytes]] | None:
-    """(version, namespace, entries) of a shard file's bytes; None when truncated, corrupted,
-    forged (its checksum does not match) or not a shard of this format."""
+    """(version, namespace, entries) of a shard file's bytes; None when truncated, corrupted
+    (its checksum does not match) or not a shard of this format."""
     header = data[:_HEADER_MAX].partition(b"\n")[0]
     fields = header.split(b" ")
     if len(fields) != 3 or fields[0] != _MAGIC or fields[1] != str(FORMAT).encode():

@@ -88,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--lang", metavar="zh|en", help="language of the markdown (default: config lang)")
     digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
+    digest.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     digest.set_defaults(handler=cmd_digest)
 
     suggest = sub.add_parser("suggest", help="the sections of the living documents each note most likely belongs to")
@@ -103,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     update = bsub.add_parser("update", help="record REV (default HEAD) and its findings")
     update.add_argument("rev", nargs="?", default="HEAD", metavar="REV")
     update.add_argument("--config", metavar="FILE", help="configuration file")
+    update.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     update.set_defaults(handler=cmd_baseline_update)
     show = bsub.add_parser("show", help="show the recorded baseline")
     show.add_argument("--config", metavar="FILE", help="configuration file")
@@ -157,7 +159,7 @@ def cmd_suggest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_baseline_update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.commands.baseline import run_baseline_update
 
-    return run_baseline_update(args.rev, args.config, out, err)
+    return run_baseline_update(args.rev, args.config, out, err, cache=not args.no_cache)
 
 
 def cmd_baseline_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

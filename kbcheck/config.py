@@ -552,6 +552,13 @@ def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) ->
         if not _SLUG.fullmatch(slug) or slug in (".", ".."):
             _fail(_("author slug {slug} in {where} must be a plain folder name "
                     "(no spaces, '/', or glob characters)", slug=_quote(slug), where=where))
+        # on a case- or normalisation-insensitive checkout (macOS, Windows) twins share one inbox folder
+        folder = "folder:" + unicodedata.normalize("NFC", unicodedata.normalize("NFC", slug).casefold())
+        if folder in owner_of:
+            _fail(_("author slugs {other} and {slug} in {where} differ only by case or Unicode normalisation: "
+                    "on a case-insensitive checkout they are one inbox folder", other=_quote(owner_of[folder]),
+                    slug=_quote(slug), where=where))
+        owner_of[folder] = slug
         if not isinstance(spec, dict):
             _fail(_("{section} in {where} must be a table with 'emails' and 'role', got {kind}", section=section,
                     where=where, kind=_kind(spec)))

@@ -25,6 +25,7 @@ from kbcheck.model.document import Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.parallel import can_fork, jobs, run_tasks
+from kbcheck.printable import printable_message, undecodable_as_octal
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
 
@@ -325,7 +326,8 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         finding = Finding(
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
             path=printable_path(problem.path), line=problem.line, column=problem.column,
-            end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
+            end_line=problem.end_line or problem.line, message=printable_message(problem.message),
+            subject=undecodable_as_octal(problem.subject),
             fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix,
         )
         accepted = not judges_changes and item.fingerprint in options.accepted

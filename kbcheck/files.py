@@ -131,7 +131,7 @@ def is_in_git_dir(repo: Repository, path: Path) -> bool:
 
 
 @contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[None]:
     """Within: SIGTERM raises `Terminated` (in the main thread; elsewhere signals cannot be caught)."""
     import threading
 
@@ -191,11 +191,12 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
         raise KbcheckError(_("cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc))) from None
     target = AtomicFile(path, temp, fd)
     try:
-        with _terminate_as_interrupt():
+        with terminate_as_interrupt():
             yield target
     finally:
         if os.getpid() == owner:  # a forked worker leaves the parent's file alone
             target.discard()
 
 
-__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes", "work_tree_file"]
+__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes",
+           "terminate_as_interrupt", "work_tree_file"]

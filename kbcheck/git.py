@@ -38,8 +38,11 @@ GITLINK_MODE = "160000"
 _HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: a record of a path in a merge conflict in `git ls-files --stage` (or, rarely, a path holding " 1<tab>")
 _UNMERGED = re.compile(r" [1-3]\t")
-#: a patch as `parse_added_lines` reads it, whatever the user's diff config
-_PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
+#: a patch as `parse_added_lines` reads it, whatever the user's diff config; `--text`: a
+#: `.gitattributes` marking a file `-diff` or `binary` must not hide its lines from `--filter added`
+_PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "--src-prefix=a/", "--dst-prefix=b/")
+#: `submodule.<name>.ignore = all` in `.gitmodules` (the change's own file) must not hide a repointed gitlink
+_ALL_SUBMODULES = "--ignore-submodules=none"
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _SHALLOW_HINT = i18n._(
     "this clone is shallow and lacks that history; fetch the full history "
@@ -126,6 +129,11 @@ def open_repository(start: Path) -> Repository:
     except (git.GitError, OSError) as exc:
         raise GitError(i18n._("cannot open git repository at {path}: {reason}", path=str(start),
                               reason=_first_line(str(exc)))) from None
+    # what the policy and the change are read from is the history as stored: replace refs
+    # (`git replace`) and grafts would let a writer substitute the trusted base. The graft file
+    # named is one that does not exist (an empty one makes git print a deprecation hint).
+    handle.git.update_environment(GIT_NO_REPLACE_OBJECTS="1",
+                                  GIT_GRAFT_FILE=os.path.join(handle.git_dir, "kbcheck", "no-grafts"))
     if handle.bare or handle.working_tree_dir is None:
         handle.close()
         raise BareRepositoryError(i18n._("bare repository has no working tree: {path}", path=str(handle.git_dir)))
@@ -210,6 +218,10 @@ def resolve(repo: Repository, rev: str) -> str:
     """The full sha of the commit `rev` names; GitError "unknown revision" otherwise."""
     if not rev or rev.startswith("-") or any(c in rev for c in "\0\n"):
         raise GitError(i18n._("unknown revision '{rev}'", rev=rev))
+    refs = _refs_named(repo, rev)
+    if len(refs) > 1:
+        raise GitError(i18n._("ambiguous revision '{rev}': it names {refs}; give the full ref name",
+                              rev=rev, refs=" and ".join(refs)))
     status, out = run(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
     if status == 0:
         return out.decode().strip()
@@ -218,6 +230,28 @@ def resolve(repo: Repository, rev: str) -> str:
     if head_sha(repo) is None:
         raise GitError(i18n._("unknown revision '{rev}': the repository has no commits yet", rev=rev))
     raise GitError(i18n._("unknown revision '{rev}'", rev=rev))
+
+
+#: the short ref name a revision starts with (before `^`, `~`, `:` or `@{`)
+_SHORT_REF = re.compile(r"[^\^~:@]+(?:@(?!\{)[^\^~:@]*)*")
+#: where git looks for a short name, in its order (`git help revisions`)
+_REF_RULES = ("refs/{}", "refs/tags/{}", "refs/heads/{}", "refs/remotes/{}", "refs/remotes/{}/HEAD")
+
+
+def _refs_named(repo: Repository, rev: str) -> list[str]:
+    """Every ref a short name in `rev` could mean. git takes the first and only warns on stderr,
+    so a tag `origin/main` silently stands for the trusted base `refs/remotes/origin/main`."""
+    match = _SHORT_REF.match(rev)
+    name = match.group(0) if match else ""
+    if not name or name.startswith("refs/") or _HEX_ID.fullmatch(name):
+        return []
+    candidates = [rule.format(name) for rule in _REF_RULES]
+    _, out = run(repo, "for-each-ref", "--format=%(refname)", "--", *candidates, check=False)
+    found = set(_decode(out).splitlines())
+    refs = [ref for ref in candidates if ref in found]
+    if re.fullmatch(r"[A-Z_]*HEAD", name) and (repo.git_dir / name).is_file():
+        refs.insert(0, name)
+    return refs
 
 
 def object_format(repo: Repository) -> str:
@@ -531,7 +565,7 @@ def staged_diff(repo: Repository) -> tuple[list[Change], dict[str, set[int]]]:
     """The staged changes and the lines they add, from one `git diff-index` (git reads a
     large index once, not twice): the raw records come first, then the patch."""
     base = head_sha(repo) or empty_tree(repo)
-    _, out = run(repo, "diff-index", "--cached", "-r", "-z", "-M", "--raw", "-p", "-U0",
+    _, out = run(repo, "diff-index", _ALL_SUBMODULES, "--cached", "-r", "-z", "-M", "--raw", "-p", "-U0",
                  "--irreversible-delete", *_PATCH_OPTIONS, "--diff-filter=ACDMRT", base)
     tokens: list[str] = []
     position = 0
@@ -551,7 +585,7 @@ def staged_diff(repo: Repository) -> tuple[list[Change], dict[str, set[int]]]:
 def staged_changes(repo: Repository) -> list[Change]:
     """What a commit now would record: the index against HEAD (or the empty tree before the first commit)."""
     base = head_sha(repo) or empty_tree(repo)
-    _, out = run(repo, "diff-index", "--cached", "-r", "-z", "-M", "--name-status",
+    _, out = run(repo, "diff-index", _ALL_SUBMODULES, "--cached", "-r", "-z", "-M", "--name-status",
                  "--diff-filter=ACDMRT", base)
     changes, _ = _parse_name_status(_zsplit(out))
     return changes
@@ -559,7 +593,7 @@ def staged_changes(repo: Repository) -> list[Change]:
 
 def diff_paths(repo: Repository, base: str, head: str) -> list[Change]:
     """Changed paths between two commits, renames detected (`-M`)."""
-    _, out = run(repo, "diff-tree", "-r", "-z", "-M", "--name-status", "--diff-filter=ACDMRT",
+    _, out = run(repo, "diff-tree", _ALL_SUBMODULES, "-r", "-z", "-M", "--name-status", "--diff-filter=ACDMRT",
                  resolve(repo, base), resolve(repo, head))
     changes, _ = _parse_name_status(_zsplit(out))
     return changes
@@ -569,9 +603,9 @@ def changed_paths(repo: Repository, old: str, new: str | None = None) -> set[str
     """Every path whose content differs between commit `old` and commit `new` (None: the index),
     renames not paired, so both sides of a move are listed."""
     if new is None:
-        _, out = run(repo, "diff-index", "--cached", "-r", "-z", "--no-renames", "--name-only", old)
+        _, out = run(repo, "diff-index", _ALL_SUBMODULES, "--cached", "-r", "-z", "--no-renames", "--name-only", old)
     else:
-        _, out = run(repo, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new)
+        _, out = run(repo, "diff-tree", _ALL_SUBMODULES, "-r", "-z", "--no-renames", "--name-only", old, new)
     return set(_zsplit(out))
 
 
@@ -644,7 +678,7 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
     by_commit: dict[str, list[Change]] = {sha: [] for sha, _, _, _ in metas}
     plain = [sha for sha, parents, _, _ in metas if len(parents) < 2]
     if plain:
-        _, out = run(repo, "diff-tree", "--stdin", "--root", "-r", "-z", "-M", "--name-status",
+        _, out = run(repo, "diff-tree", _ALL_SUBMODULES, "--stdin", "--root", "-r", "-z", "-M", "--name-status",
                      "--diff-filter=ACDMRT", stdin="".join(f"{sha}\n" for sha in plain).encode())
         tokens = _zsplit(out)
         pending = set(plain)
@@ -738,9 +772,9 @@ def added_lines(repo: Repository, *, staged: bool = False, base: str | None = No
     common = ["-p", "-U0", "-M", *_PATCH_OPTIONS, "--diff-filter=ACMRT"]
     if base is not None:
         fork, head = fork_point(repo, base)
-        _, out = run(repo, "diff-tree", "-r", *common, fork, head)
+        _, out = run(repo, "diff-tree", _ALL_SUBMODULES, "-r", *common, fork, head)
     else:
         tree = head_sha(repo) or empty_tree(repo)
         extra = ["--cached"] if staged else []
-        _, out = run(repo, "diff-index", *extra, *common, tree)
+        _, out = run(repo, "diff-index", _ALL_SUBMODULES, *extra, *common, tree)
     return parse_added_lines(out)

@@ -246,7 +246,7 @@ def select(
         base = "HEAD" if git.head_sha(repo) is not None else None
     else:
         assert rev is not None
-        snapshot = tree_snapshot(repo, "HEAD")
+        snapshot = tree_snapshot(repo, "HEAD", exclude)
         if net:
             changes = [replace(c, range=f"{rev}...HEAD") for c in git.net_changes(repo, rev)]
         else:

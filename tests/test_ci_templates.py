@@ -119,7 +119,7 @@ def shell_text(path: Path) -> str:
 
 def kbcheck_commands(text: str, base_sha: str = "0123abcd") -> list[list[str]]:
     """Every `kbcheck ...` command line, shell variables replaced by sample values."""
-    samples = {"$BASE": "origin/main", "$FORMAT": "github", "$CI_MERGE_REQUEST_DIFF_BASE_SHA": base_sha,
+    samples = {"$BASE": "refs/remotes/origin/main", "$TARGET": "refs/remotes/origin/main", "$FORMAT": "github", "$CI_MERGE_REQUEST_DIFF_BASE_SHA": base_sha,
                "$ACTOR": "tom-gh", "$GITLAB_USER_LOGIN": "tom-gh"}
     commands = []
     for match in re.finditer(r"(?<![\w/-])kbcheck ((?:check|digest|baseline)\b[^\n|>&;]*)", text):
@@ -192,7 +192,7 @@ def test_github_workflow_checks_pull_requests_and_proposes_a_baseline_nightly() 
     assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --filter added --format github' in runs
     assert "--format sarif > kbcheck.sarif" in runs
     assert check["env"]["ACTOR"] == "${{ github.event.pull_request.user.login }}"
-    assert check["env"]["BASE"] == "origin/${{ github.base_ref }}"
+    assert check["env"]["BASE"] == "refs/remotes/origin/${{ github.base_ref }}"
     upload = next(step for step in check_steps if str(step.get("uses", "")).startswith("github/codeql-action/upload-sarif@"))
     assert upload["with"]["sarif_file"] == "kbcheck.sarif"
     assert 'GITHUB_STEP_SUMMARY' in runs
@@ -211,7 +211,7 @@ def test_gitlab_job_writes_the_code_quality_report_it_declares() -> None:
     assert isinstance(job, dict)
     script = "\n".join(job["script"])
     report = job["artifacts"]["reports"]["codequality"]
-    assert (f'kbcheck check --diff "$CI_MERGE_REQUEST_DIFF_BASE_SHA" --actor "$GITLAB_USER_LOGIN" --format gitlab '
+    assert (f'kbcheck check --diff "$TARGET" --actor "$GITLAB_USER_LOGIN" --format gitlab '
             f'> {report}') in script
     assert job["variables"]["GIT_DEPTH"] == "0"
     assert job["artifacts"]["when"] == "always"

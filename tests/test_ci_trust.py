@@ -8,6 +8,7 @@ The job summary's truncation is run for real on a digest too long for it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW = ROOT / "hooks" / "github-workflow.yml"
@@ -166,3 +168,81 @@ def test_code_scanning_gets_every_finding_on_pull_requests_too() -> None:
     sarif = next(str(step["run"]) for step in check["steps"] if step.get("name") == "Write SARIF for code scanning")
     assert 'kbcheck check --diff "$BASE" --actor "$ACTOR" --filter all --format sarif > kbcheck.sarif' in sarif
     assert "kbcheck check --all --format sarif > kbcheck.sarif" in sarif
+
+
+# -- the base each template checks against, in a repository an attacker has prepared ----------
+LOOSE_POLICY = """\
+[authors.tom]
+emails = ["tom@example.org"]
+logins = ["tom-gh"]
+role = "maintainer"
+"""
+STRICT_POLICY = LOOSE_POLICY.replace('role = "maintainer"', 'role = "writer"') + """
+[authors.sam]
+emails = ["sam@example.org"]
+logins = ["sam-gh"]
+role = "maintainer"
+"""
+
+
+def attacked_clone(tmp_path: Path) -> tuple[GitRepo, str]:
+    """A clone whose `main` once let tom write anywhere and no longer does; tom's branch forks from
+    that old commit and edits a living document, and a tag `origin/main` points at the old commit
+    (a writer can push tags; checkout with `fetch-depth: 0` fetches them). The old commit's sha."""
+    upstream = GitRepo.create(tmp_path / "upstream")
+    old = upstream.commit_files({".kbcheck.toml": LOOSE_POLICY, "organized/knowledge/k.md": "# k\n\n- 一条。\n"},
+                                "loose", name="Sam", email="sam@example.org")
+    upstream.commit_files({".kbcheck.toml": STRICT_POLICY}, "tom is a writer now", name="Sam", email="sam@example.org")
+    clone = GitRepo(tmp_path / "clone", upstream.env)
+    subprocess.run(["git", "clone", "-q", str(upstream.path), str(clone.path)], env=upstream.env, check=True)
+    clone.git("tag", "origin/main", old)
+    clone.git("checkout", "-q", "-b", "tom/work", old)
+    clone.commit_files({"organized/knowledge/k.md": "# k\n\n- 一条。\n- 改写。\n"}, "tom: edit", author="tom")
+    return clone, old
+
+
+def run_script(repo: GitRepo, script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join([str(Path(sys.executable).parent), repo.env["PATH"]])
+    return subprocess.run(["bash", "-e", "-c", script], cwd=repo.path, env={**repo.env, "PATH": path, **env},
+                          capture_output=True, text=True, check=False)
+
+
+def test_the_workflow_checks_against_the_base_branch_not_a_tag_of_its_name(tmp_path: Path) -> None:
+    clone, _ = attacked_clone(tmp_path)
+    check = load(WORKFLOW)["jobs"]["check"]
+    base = check["env"]["BASE"].replace("${{ github.base_ref }}", "main")
+    step = next(step for step in check["steps"] if step.get("name") == "Check the lines this pull request adds")
+    result = run_script(clone, step["run"], {"BASE": base, "ACTOR": "tom-gh"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "::error file=organized/knowledge/k.md" in result.stdout and "KB007" in result.stdout
+
+
+def test_the_action_checks_against_the_base_branch_not_a_tag_of_its_name(tmp_path: Path) -> None:
+    clone, _ = attacked_clone(tmp_path)
+    step = next(step for step in load(ACTION)["runs"]["steps"] if step.get("name") == "Check the knowledge base")
+    result = run_script(clone, step["run"], {"BASE": "", "BASE_REF": "main", "ACTOR": "tom-gh",
+                                             "FORMAT": "json", "OUTPUT": ""})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [f["path"] for f in json.loads(result.stdout)["findings"] if f["rule"] == "KB007"] == [
+        "organized/knowledge/k.md"]
+
+
+def test_the_gitlab_job_reads_the_policy_at_the_target_branch_not_the_merge_base(tmp_path: Path) -> None:
+    clone, old = attacked_clone(tmp_path)
+    script = "\n".join(line for line in load(GITLAB)["kbcheck"]["script"])
+    result = run_script(clone, script, {"CI_MERGE_REQUEST_DIFF_BASE_SHA": old, "GITLAB_USER_LOGIN": "tom-gh",
+                                        "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main", "CI_COMMIT_BRANCH": "tom/work"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    report = json.loads((clone.path / "gl-code-quality-report.json").read_text(encoding="utf-8"))
+    assert [entry["location"]["path"] for entry in report if "KB007" in entry["check_name"]] == [
+        "organized/knowledge/k.md"]
+
+
+def test_no_template_restores_a_cache_a_pull_request_could_have_written() -> None:
+    """kbcheck's cache is not keyed (docs/trust-model.md): a cache saved by a writer's job could hide
+    findings from the next check, so the templates keep none."""
+    for path in (WORKFLOW, ACTION):
+        assert not [line for line in uses_lines(path) if line.startswith("actions/cache")], path
+    job = load(GITLAB)["kbcheck"]
+    assert "cache" not in job
+    assert ".git/kbcheck" not in WORKFLOW.read_text(encoding="utf-8") + GITLAB.read_text(encoding="utf-8")

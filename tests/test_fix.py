@@ -346,7 +346,8 @@ def test_a_file_edited_while_it_is_being_fixed_is_left_as_the_writer_left_it(git
 
     git_repo.commit_files({DOC: "## A\n\n- 243⭐\n"}, "doc")
     git_repo.write(DOC, "## A\n\n- 243⭐ (still typing)\n")
-    assert not replace_if_unchanged(git_repo.path, DOC, b"## A\n\n- 243\xe2\xad\x90\n", b"## A\n\n- 245\xe2\xad\x90\n")
+    assert replace_if_unchanged(git_repo.path, DOC, b"## A\n\n- 243\xe2\xad\x90\n",
+                                b"## A\n\n- 245\xe2\xad\x90\n") == "the file changed while it was being fixed"
     assert read(git_repo) == "## A\n\n- 243⭐ (still typing)\n"
     assert sorted(p.name for p in (git_repo.path / DOC).parent.iterdir()) == ["inference.md"]
 

@@ -63,10 +63,10 @@ def error_line(exc: KbcheckError, lang: str) -> str:
 def one_line(text: str) -> str:
     """A notice or an error on one line, even when it names a file whose name holds a line break;
     the bytes of a name that is not UTF-8 are written as git writes them (`\\351`)."""
+    from kbcheck.printable import for_terminal, undecodable_as_octal
+
     text = text.replace("\r", "\\r").replace("\n", "\\n")
-    if any("\udc80" <= ch <= "\udcff" for ch in text):
-        text = "".join(f"\\{ord(ch) - 0xDC00:03o}" if "\udc80" <= ch <= "\udcff" else ch for ch in text)
-    return text
+    return for_terminal(undecodable_as_octal(text))
 
 
 def notify(lines: Sequence[str], err: TextIO, lang: str = "en") -> None:

@@ -7,7 +7,7 @@ from typing import TextIO
 from kbcheck.commands import configuration, message_lang, repository
 
 
-def run_baseline_update(rev: str, config_file: str | None, out: TextIO, err: TextIO) -> int:
+def run_baseline_update(rev: str, config_file: str | None, out: TextIO, err: TextIO, *, cache: bool = True) -> int:
     """Record REV's commit, date and findings in the configured baseline file."""
     from kbcheck.baseline import update_baseline
     from kbcheck.progress import progress_for, showing
@@ -16,7 +16,7 @@ def run_baseline_update(rev: str, config_file: str | None, out: TextIO, err: Tex
     config = configuration(repo, config_file)
     lang = message_lang(None, config)  # `lang` when the configuration sets it
     with showing(progress_for(err, "baseline")):
-        return update_baseline(repo, config, rev, out, lang)
+        return update_baseline(repo, config, rev, out, lang, cache=cache)
 
 
 def run_baseline_show(config_file: str | None, out: TextIO) -> int:

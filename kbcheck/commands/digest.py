@@ -32,6 +32,7 @@ class DigestOptions:
     lang: str | None = None
     output: str | None = None
     config: str | None = None
+    no_cache: bool = False
 
 
 def run_digest(options: DigestOptions, out: TextIO, err: TextIO) -> int:
@@ -68,7 +69,8 @@ def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang:
                  err: TextIO) -> str:
     from kbcheck.digest import make_digest, render_digest
 
-    digest = make_digest(repo, config, since=options.since, to=options.to, manifest=options.manifest, lang=lang)
+    digest = make_digest(repo, config, since=options.since, to=options.to, manifest=options.manifest, lang=lang,
+                         cache=not options.no_cache)
     text = render_digest(digest, options.format, lang)
     notify(digest.notices, err, said_in)
     return text

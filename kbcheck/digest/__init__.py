@@ -33,7 +33,7 @@ def base_revision(repo: Repository, config: Config, since: str | None) -> str:
 
 
 def make_digest(repo: Repository, config: Config, *, since: str | None = None, to: str | None = None,
-                manifest: str | None = None, lang: str | None = None) -> Digest:
+                manifest: str | None = None, lang: str | None = None, cache: bool = True) -> Digest:
     """The digest as data (what `run_digest` renders)."""
     from kbcheck import git
     from kbcheck.digest.build import build_digest
@@ -42,7 +42,8 @@ def make_digest(repo: Repository, config: Config, *, since: str | None = None, t
     base = git.resolve(repo, base_revision(repo, config, since))
     head = git.resolve(repo, to or "HEAD")
     paths = load_manifest(manifest, repo.root) if manifest else None
-    return build_digest(repo, config, base, head, lang=lang or config.lang, manifest=manifest, manifest_paths=paths)
+    return build_digest(repo, config, base, head, lang=lang or config.lang, manifest=manifest, manifest_paths=paths,
+                        cache=cache)
 
 
 def render_digest(digest: Digest, fmt: str, lang: str) -> str:

@@ -94,10 +94,10 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
 
 
 def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
-                 manifest: str | None = None, manifest_paths: list[str] | None = None) -> Digest:
+                 manifest: str | None = None, manifest_paths: list[str] | None = None, cache: bool = True) -> Digest:
     """The digest of `base..head` (full shas), or of the paths a manifest lists."""
     missing = missing_blobs(repo, [base, head])
-    caches = _shared_caches(repo)
+    caches = _shared_caches(repo) if cache else None
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
     head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
     for kb in (base_kb, head_kb):

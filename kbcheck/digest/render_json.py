@@ -61,4 +61,6 @@ def digest_json(digest: Digest) -> dict[str, Any]:
 
 def render(digest: Digest) -> str:
     """Indented UTF-8 JSON with a trailing newline."""
-    return json.dumps(digest_json(digest), ensure_ascii=False, indent=2) + "\n"
+    from kbcheck.printable import printable_data
+
+    return json.dumps(printable_data(digest_json(digest)), ensure_ascii=False, indent=2) + "\n"

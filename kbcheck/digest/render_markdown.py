@@ -35,8 +35,11 @@ def _plural(n: int) -> str:
     return "" if n == 1 else "s"
 
 
-#: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables
-_INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#])")
+#: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables, math
+_INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#$])")
+#: what GitHub turns into a link or a mention with no markup at all: `https://…`, `www.…`, `@user`,
+#: `a@b.org`; a zero-width space after the `:`, the `www` and each `@` leaves the text as it reads
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?i:(?<=(?<![\w.])www))(?=\.)|(?<=@)")
 #: what starts a block at the beginning of a line: a list item, a quote, a heading underline
 _BLOCK_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
@@ -50,7 +53,8 @@ def escape_markdown(value: object) -> str:
     flat = _LINE_BREAKS.sub(" ", str(value))
     flat = "".join(ch if "\udc80" > ch or ch > "\udcff" else f"\\{ord(ch) - 0xDC00:03o}" for ch in flat)
     # `1\.` (not `\1.`): a backslash before a digit is no escape and would show
-    return _BLOCK_START.sub(_inert_start, _INLINE_MARKUP.sub(r"\\\1", flat))
+    flat = _AUTOLINK.sub("\u200b", _INLINE_MARKUP.sub(r"\\\1", flat))
+    return _BLOCK_START.sub(_inert_start, flat)
 
 
 def _inert_start(match: re.Match[str]) -> str:

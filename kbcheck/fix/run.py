@@ -70,10 +70,9 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
             continue
         if show_diff:
             out.write(_unified_diff(path, current, applied.data))
-        elif not replace_if_unchanged(repo.root, path, current, applied.data):
+        elif (reason := replace_if_unchanged(repo.root, path, current, applied.data)) is not None:
             refused.append(path)
-            print(say(_("kbcheck: not fixed {path}: the file changed while it was being fixed", path=_quoted(path)), lang),
-                  file=err)
+            print(say(_("kbcheck: not fixed {path}: {reason}", path=_quoted(path), reason=reason), lang), file=err)
             continue
         done.update(applied.fixed)
         fixed.append(path)

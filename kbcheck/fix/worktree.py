@@ -13,7 +13,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from kbcheck.files import regular_bytes
+from kbcheck.files import regular_bytes, terminate_as_interrupt
+from kbcheck.i18n import _
 
 
 def blob_id(data: bytes, object_format: str) -> str:
@@ -32,30 +33,39 @@ def tracked_bytes(root: Path, path: str) -> bytes | None:
     return regular_bytes(target)
 
 
-def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) -> bool:
-    """Write `data` over `path` atomically, keeping its mode; False (and nothing written) when the
-    file no longer holds `expected` bytes.
+def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) -> str | None:
+    """Write `data` over `path` atomically, keeping its mode; None once written, else why nothing
+    was: the file is read-only, no longer holds `expected` bytes, or could not be written (the
+    system's reason, such as "No space left on device").
 
     The new content goes to a temporary file beside it, synced, then renamed
-    over the old one: a reader, a crash or a full disk never leaves half a file.
+    over the old one: a reader, a crash or a full disk never leaves half a file,
+    and an interrupted run (SIGINT, SIGTERM) removes its temporary file. A
+    rename would replace a file its owner made read-only: such a file is left alone.
     """
     target = root / path
     try:
         mode = stat.S_IMODE(os.lstat(target).st_mode)
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+            return _("the file is read-only")
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".kbcheck-fix")
-    except OSError:
-        return False
+    except OSError as exc:
+        return exc.strerror or str(exc)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        if tracked_bytes(root, path) != expected:  # changed while we fixed: leave the writer's version
-            os.unlink(temp)
-            return False
-        os.replace(temp, target)
-    except OSError:
+        with terminate_as_interrupt():
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temp, mode)
+            if tracked_bytes(root, path) != expected:  # changed while we fixed: leave the writer's version
+                os.unlink(temp)
+                return _("the file changed while it was being fixed")
+            os.replace(temp, target)
+    except OSError as exc:
         Path(temp).unlink(missing_ok=True)
-        return False
-    return True
+        return exc.strerror or str(exc)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return None

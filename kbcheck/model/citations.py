@@ -80,8 +80,17 @@ def path_pattern(roots: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w/.\-])(?:" + alternatives + r")/[A-Za-z0-9._~+@%/\-*?]*")
 
 
-def _mask(text: str, start: int, end: int) -> str:
-    return text[:start] + MASK * (end - start) + text[end:]
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each (start, end) span, in order and apart, masked: one copy for all of them
+    (a copy per span is quadratic in a paragraph of 100k ids)."""
+    if not spans:
+        return text
+    parts, done = [], 0
+    for start, end in spans:
+        parts += [text[done:start], MASK * (end - start)]
+        done = end
+    parts.append(text[done:])
+    return "".join(parts)
 
 
 def classify_url(url: str) -> tuple[str, str]:
@@ -112,22 +121,27 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
     slash, colon = "/" in text, ":" in text
     if not slash and not colon and "." not in text:
         return found, masked
+    spans: list[tuple[int, int]] = []
     for m in (_URL.finditer(text) if colon else ()):
         url = m.group(0).rstrip(_TRAILING)
         kind, value = classify_url(url)
         found.append((m.start(), kind, value, "text"))
-        masked = _mask(masked, m.start(), m.start() + len(url))
+        spans.append((m.start(), m.start() + len(url)))
+    masked, spans = _mask(masked, spans), []
     for m in (_ARXIV_PREFIXED.finditer(masked) if colon else ()):
         found.append((m.start(), "arxiv", normalize_arxiv(m.group(1)), "text"))
-        masked = _mask(masked, m.start(), m.end())
+        spans.append((m.start(), m.end()))
+    masked, spans = _mask(masked, spans), []
     for m in _ARXIV_BARE.finditer(masked):
         if real_month(m.group(1)):
             found.append((m.start(), "arxiv", f"{m.group(1)}.{m.group(2)}", "text"))
-            masked = _mask(masked, m.start(), m.end())
+            spans.append((m.start(), m.end()))
+    masked, spans = _mask(masked, spans), []
     for m in (_DOI.finditer(masked) if slash else ()):
         doi = m.group(1).rstrip(_TRAILING)
         found.append((m.start(), "doi", normalize_doi(doi), "text"))
-        masked = _mask(masked, m.start(), m.start(1) + len(doi))
+        spans.append((m.start(), m.start(1) + len(doi)))
+    masked, spans = _mask(masked, spans), []
     pattern = path_pattern(tuple(roots)) if slash else None
     if pattern is not None:
         for m in pattern.finditer(masked):
@@ -135,7 +149,8 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
             placeholder = masked[m.end() : m.end() + 1] in tuple(_PLACEHOLDER_NEXT) or "YYYY" in path
             if "*" not in path and "?" not in path and not placeholder:
                 found.append((m.start(), "path", path, "text"))
-            masked = _mask(masked, m.start(), m.start() + len(path))
+            spans.append((m.start(), m.start() + len(path)))
+        masked = _mask(masked, spans)
     for m in (_REPO_NAME.finditer(masked) if slash else ()):
         found.append((m.start(), "repo_name", normalize_repo(m.group(0)), "text"))
     found.sort(key=lambda item: item[0])

@@ -245,6 +245,10 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
 #: what follows `[[name]]` when the whole is a link with bracketed text: a target with a `/`, `.`,
 #: `:` or `#` in it; `[[name]](raw)`, a word in parentheses, is a wikilink and text, as Obsidian reads it
 _LINK_TARGET = re.compile(r"\(\s*<?[^()\s]*[/.:#]")
+#: how far past the last located text an inline's next text is looked for in its source line
+_LOCATE_REACH = 4096
+#: a wikilink's inside up to its first `]]`, stopping at a `[` or a line break
+_WIKILINK_END = re.compile(r"(?:[^\[\]\n]|\](?!\]))*\]\]")
 
 
 def _wikilink(state: Any, silent: bool) -> bool:
@@ -252,7 +256,10 @@ def _wikilink(state: Any, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if not src.startswith("[[", pos):
         return False
-    end = src.find("]]", pos + 2)
+    # the name ends at the first `]]` and holds no `[` or line break: look no further than those
+    # (a search for `]]` from every `[[` is quadratic in a line of brackets)
+    closing = _WIKILINK_END.match(src, pos + 2)
+    end = closing.end() - 2 if closing else -1
     inner = src[pos + 2 : end] if end > 0 else ""
     if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
@@ -369,9 +376,11 @@ class _Builder:
             return self.lines[line_index - self.offset] if 0 <= line_index - self.offset < len(self.lines) else ""
 
         def locate(text: str, advance: bool = True) -> int:
-            """The 0-based column of `text` in its source line, searching left to right."""
+            """The 0-based column of `text` in its source line, searching left to right (a bounded
+            stretch: a miss must not scan the rest of a line of 100k links, once per link)."""
             raw = source_line()
-            pos = raw.find(text, search_from.get(line_index, 0)) if text else -1
+            start = search_from.get(line_index, 0)
+            pos = raw.find(text, start, start + len(text) + _LOCATE_REACH) if text else -1
             if pos < 0:
                 return len(raw) - len(raw.lstrip())
             if advance:
@@ -409,7 +418,9 @@ class _Builder:
                 if target is not None:
                     kind, value, form = target
                     # markdown-it percent-encodes hrefs (spaces, CJK): look for the target as written
-                    written = href if href in source_line() else unquote(href)
+                    start = search_from.get(line_index, 0)
+                    written = href if source_line().find(href, start, start + len(href) + _LOCATE_REACH) >= 0 \
+                        else unquote(href)
                     # the href stands after the link text in the source: peek, do not advance
                     col = locate(written, advance=False)
                     refs.append(Ref(kind, value, line_index + 1, col + 1, form))
@@ -435,7 +446,9 @@ class _Builder:
                 src = str(child.attrs.get("src", ""))
                 target = scan_href(src)
                 if target is not None and target[0] == "path":
-                    col = locate(src if src in source_line() else unquote(src), advance=False)
+                    start = search_from.get(line_index, 0)
+                    col = locate(src if source_line().find(src, start, start + len(src) + _LOCATE_REACH) >= 0
+                                 else unquote(src), advance=False)
                     refs.append(Ref("path", target[1], line_index + 1, col + 1, "image"))
                 pieces.append((line_index, 0, " "))
             # html_inline, link_close, em/strong markers carry no prose

@@ -9,11 +9,12 @@ files and the cards they cite.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import hashlib
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -128,6 +129,24 @@ def _same_paper(kind: str, value: str) -> tuple[str, str]:
     return kind, value
 
 
+#: how many ids on each side of an unknown id, in order, `nearest_paper_ids` compares it with
+#: (a month of up to twice as many is compared whole)
+_NEXT_IN_ORDER = 32
+
+
+def _one_edit_away(text: str) -> Iterator[str]:
+    """Every string one digit changed, inserted or dropped, or two neighbours swapped, from `text`."""
+    for i in range(len(text) + 1):
+        for digit in "0123456789":
+            yield text[:i] + digit + text[i:]
+            if i < len(text):
+                yield text[:i] + digit + text[i + 1:]
+        if i < len(text):
+            yield text[:i] + text[i + 1:]
+        if i + 1 < len(text):
+            yield text[:i] + text[i + 1] + text[i] + text[i + 2:]
+
+
 class KnowledgeBase:
     """The knowledge base as data: files by kind, their facts, ids and resolved citations."""
 
@@ -149,6 +168,8 @@ class KnowledgeBase:
         self._derived: dict[tuple[Callable[[KnowledgeBase, str], Any], str], Any] = {}
         self._paper_index: dict[str, str] | None = None
         self._repo_index: dict[str, str] | None = None
+        #: sorted paper ids by month (their first four characters); "" holds them all
+        self._paper_months: dict[str, list[str]] | None = None
         self._kind_order = (
             (KNOWLEDGE, config.knowledge), (PAPER, config.paper_cards), (REPO, config.repo_cards),
             (BRIEF, config.briefs), (GUIDE, config.guides), (MANIFEST, config.manifests),
@@ -322,10 +343,25 @@ class KnowledgeBase:
         return self.card(citation.card_path) if citation.card_path else None
 
     def nearest_paper_ids(self, arxiv_id: str, n: int = 1) -> list[str]:
-        """Card ids closest to an unknown id (a typo or a fabricated id)."""
-        index = self.paper_index()
-        same_month = [i for i in index if i[:4] == arxiv_id[:4]] or list(index)
-        return difflib.get_close_matches(arxiv_id, same_month, n=n, cutoff=0.7)
+        """Card ids closest to an unknown id (a typo or a fabricated id), in its month.
+
+        Compared only with a bounded set of candidates: the card ids one edit away and the
+        64 ids next to it in order, so a month of up to 64 cards is compared whole (difflib against every card of a month was 5 million
+        comparisons for 1,000 made-up ids among 5,000 cards).
+        """
+        if self._paper_months is None:
+            months: dict[str, list[str]] = {"": sorted(self.paper_index())}
+            for known in months[""]:
+                months.setdefault(known[:4], []).append(known)
+            self._paper_months = months
+        month = arxiv_id[:4] if arxiv_id[:4] in self._paper_months else ""
+        ids = self._paper_months[month]
+        at = bisect.bisect_left(ids, arxiv_id)
+        start = max(0, min(at - _NEXT_IN_ORDER, len(ids) - 2 * _NEXT_IN_ORDER))  # a small month: all of it
+        candidates = set(ids[start:start + 2 * _NEXT_IN_ORDER])
+        known_ids = self.paper_index()
+        candidates.update(i for i in _one_edit_away(arxiv_id) if i in known_ids and i.startswith(month))
+        return difflib.get_close_matches(arxiv_id, sorted(candidates), n=n, cutoff=0.7)
 
     # -- resolution ------------------------------------------------------------
     def resolve(self, path: str) -> Resolved:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
+from kbcheck.printable import for_terminal
+
 if TYPE_CHECKING:
     from kbcheck.findings import Finding, Report
     from kbcheck.rules.base import Rule
@@ -23,7 +25,7 @@ _FIXABLE_COLOR = "\033[36m"
 #: what marks a finding that `kbcheck check --fix` would fix (ruff's mark)
 FIXABLE = "[*]"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_CONTROL = re.compile(r'[\x00-\x1f\x7f"\\]')
+_CONTROL = re.compile(r'[\x00-\x1f\x7f-\x9f"\\]')
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
 
 
@@ -32,14 +34,14 @@ def display_path(path: str) -> str:
 
     A file name with a newline would otherwise split one finding over two lines.
     """
-    if not any(ch < " " or ch == "\x7f" for ch in path):
+    if not any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in path):
         return path
     return '"' + _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), path) + '"'
 
 
 def format_finding(finding: Finding, *, color: bool = False) -> str:
     """One finding on one line (a message's line breaks become spaces, so grep keeps working)."""
-    message = _LINE_BREAK.sub(" ", finding.message)
+    message = for_terminal(_LINE_BREAK.sub(" ", finding.message))
     rule = finding.rule
     location = f"{display_path(finding.path)}:{finding.line}:{finding.column}:"
     mark = FIXABLE if finding.fix is not None else ""

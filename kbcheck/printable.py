@@ -1,0 +1,65 @@
+"""Text every output can carry, and a terminal shows as written.
+
+A file name that is not UTF-8 holds its bytes as lone surrogates
+(`surrogateescape`): JSON, SARIF and GitLab reports must be valid UTF-8, so
+such a byte is written as git writes it, `\\351`, in messages as in paths.
+A control character in a file name, a trend line or a disable comment
+(`ESC [2K` erases a line) is shown escaped (`\\x1b`) wherever kbcheck writes
+to a terminal: the text report and the notices.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+#: C0 controls but tab and line feed, DEL, and C1 controls (a terminal reads `\x9b` as `ESC [`)
+_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def undecodable_as_octal(text: str) -> str:
+    """`text` with each byte that was not UTF-8 written `\\NNN`."""
+    if not _UNDECODABLE.search(text):
+        return text
+    return _UNDECODABLE.sub(lambda m: f"\\{ord(m.group()) - 0xDC00:03o}", text)
+
+
+def printable_message(message: str) -> str:
+    """A message (plain, or an `i18n.Text` that remembers its values) that every output can carry;
+    a `Text` stays one, so that it is still said in the run's language."""
+    from kbcheck.i18n import Text
+
+    if not isinstance(message, Text):
+        return undecodable_as_octal(message)
+    if not _UNDECODABLE.search(message):
+        return message
+    values = {name: printable_message(value) if isinstance(value, str) else value
+              for name, value in message.values.items()}
+    return Text(message.msgid, values, message.plural, message.number)
+
+
+def printable_data(data: Any) -> Any:
+    """Every string of JSON-like data, undecodable bytes written `\\NNN`; the value of a `path`
+    or `old_path` key quoted as a finding's path is (`findings.printable_path`)."""
+    from kbcheck.findings import printable_path
+
+    if isinstance(data, str):
+        return undecodable_as_octal(data)
+    if isinstance(data, dict):
+        return {printable_data(key): printable_path(value) if key in _PATH_KEYS and isinstance(value, str)
+                else printable_data(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [printable_data(value) for value in data]
+    return data
+
+
+#: the keys of JSON data that hold a file name
+_PATH_KEYS = frozenset({"path", "old_path"})
+
+
+def for_terminal(text: str) -> str:
+    """`text` with every control character but tab and line feed shown as `\\xNN`."""
+    if not _TERMINAL_CONTROL.search(text):
+        return text
+    return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
