@@ -326,7 +326,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
             rule=rule.id, name=rule.name, severity=severity,  # type: ignore[arg-type]
             path=printable_path(problem.path), line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=problem.message, subject=problem.subject,
-            fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix,
+            fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix, facts=problem.facts,
         )
         accepted = not judges_changes and item.fingerprint in options.accepted
         if item.disabled or is_rule_ignored_for(rule_config, rule.id, problem.path) or accepted:

@@ -18,15 +18,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.i18n import _
+from kbcheck.i18n import Text, _
 
 if TYPE_CHECKING:
     from kbcheck.engine import Stamped
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-#: the words every `--report-unused-disables` notice starts its message with
-UNUSED = "unused disable comment"
 #: rules judged on the change, not on a file's text: a comment cannot disable them
 CHANGE_RULES = ("KB007",)
 
@@ -114,8 +112,7 @@ def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Se
                                  "a disable comment cannot suppress it (see `kbcheck explain {id}`)",
                                  path=path, line=directive.line, id=rule_id))
             elif report_unused and rule_id in ran_ids and not _used(directive, rule_id, stamped):
-                notices.append(_("{path}:{line}: unused disable comment: {id} reports nothing it covers",
-                                 path=path, line=directive.line, id=rule_id))
+                notices.append(_unused_notice(path, directive.line, rule_id))
     return notices
 
 
@@ -124,6 +121,12 @@ def _used(directive: Directive, rule_id: str, stamped: Sequence[Stamped]) -> boo
                for item in stamped)
 
 
+def _unused_notice(path: str, line: int, rule_id: str) -> Text:
+    return _("{path}:{line}: unused disable comment: {id} reports nothing it covers", path=path, line=line, id=rule_id)
+
+
 def count_unused(notices: Iterable[str]) -> int:
-    """How many notices report an unused disable comment (they make `check` exit 1)."""
-    return sum(1 for notice in notices if f": {UNUSED}: " in notice)
+    """How many notices report an unused disable comment (they make `check` exit 1): known by
+    the message they were said with, not by their words."""
+    unused = _unused_notice("", 0, "").msgid
+    return sum(1 for notice in notices if isinstance(notice, Text) and notice.msgid == unused)

@@ -15,6 +15,7 @@ from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
 from kbcheck.digest.phrases import say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
+from kbcheck.rules.kb006_stale_number import StaleNumber
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -278,8 +279,8 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for finding in findings:
-        if finding.rule == "KB006":
-            now = finding.message.rsplit(" now says ", 1)[-1] if " now says " in finding.message else "?"
+        if isinstance(finding.facts, StaleNumber):
+            now = finding.facts.now()
             section = _section_at(kb, finding.path, finding.line)
             actions.append((say(lang, "action.update_number", number=finding.subject, now=now), finding.path, section))
     return [MergeAction(n, action, path, section) for n, (action, path, section) in enumerate(actions, 1)]
