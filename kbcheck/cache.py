@@ -370,12 +370,11 @@ def clear_cache(git_dir: Path) -> int:
 
 
 def repository_cache(repo: Any) -> Callable[[str], BlobCache]:
-    """The cache every command shares: under the common git dir, keyed by kbcheck's
-    version and the model's layout, one `BlobCache` per namespace."""
-    from kbcheck import __version__
-    from kbcheck.model import layout_version
+    """The cache every command shares: under the common git dir, written under kbcheck's version
+    and a digest of its source (`kbcheck.version.cache_version`), one `BlobCache` per namespace."""
+    from kbcheck.version import cache_version
 
-    version = f"{__version__}+{layout_version()}"
+    version = cache_version()
     caches: dict[str, BlobCache] = {}
 
     def factory(namespace: str) -> BlobCache:

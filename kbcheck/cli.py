@@ -17,7 +17,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from kbcheck import __version__
 from kbcheck.arguments import ArgumentParser
 from kbcheck.commands import run_command
 
@@ -29,13 +28,24 @@ _Options = TypeVar("_Options", bound="DataclassInstance")
 FORMATS = ("text", "json", "sarif", "github", "gitlab")
 
 
+class _Version(argparse.Action):
+    """`--version`, worked out only when asked for (`kbcheck.version`)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from kbcheck.version import version
+
+        sys.stdout.write(f"kbcheck {version()}\n")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="kbcheck",
         description="Keep a git-hosted research knowledge base honest: sourced trends, "
         "discussed references, traceable numbers, writers in their own inbox.",
     )
-    parser.add_argument("--version", action="version", version=f"kbcheck {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show kbcheck's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the knowledge base (the pre-commit hook and CI job)")

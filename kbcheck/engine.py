@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
-from kbcheck.checked import CheckedFiles
+from kbcheck.checked import AtCommit, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from kbcheck.sources import Selection
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: the cache namespace of each file's check at a commit (`docs/architecture.md`)
+CHECKED = "checked"
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
 #: from this many files on, even a warm run is shared out: each worker then loads only the cache
@@ -174,7 +176,8 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
     progress = options.progress if options else None
     unused = bool(options and options.report_unused_disables)
     # at a commit, what a file's check found is kept: asked again, the file is not checked again
-    kept = CheckedFiles.for_run(kb, config, rules, unused)
+    kept = AtCommit.for_run(kb, CHECKED, "checked", config_digest(config), ",".join(sorted(r.id for r in rules)),
+                            "unused" if unused else "")
     stamped: list[Stamped] = []
     for path, kind in targets:
         hit = _decode_checked(kept.get(path, kind)) if kept is not None else None
@@ -195,7 +198,7 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         stamped.extend(file_stamped)
         kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
         if kept is not None:
-            kept.put(path, kind, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]))
+            kept.put(path, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]), kind)
         if progress is not None:
             progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time

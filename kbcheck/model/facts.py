@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from kbcheck.i18n import _
-from kbcheck.model import layout_version
 from kbcheck.model.cards import PAPER, REPO, Card, parse_card, split_frontmatter
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
 
@@ -38,8 +37,8 @@ class ParseSettings:
 
     @cached_property
     def key(self) -> str:
-        """A digest of these settings and of the model's code (`layout_version`)."""
-        parts = [layout_version()]
+        """A digest of these settings (kbcheck's own code versions the whole cache)."""
+        parts: list[str] = []
         for pattern in (self.patterns.reference, self.patterns.trend, self.patterns.open_question):
             parts += [type(pattern).__name__, pattern.pattern, str(getattr(pattern, "flags", ""))]
         parts += ["roots", *self.roots, "markers", *self.uncertainty_markers]

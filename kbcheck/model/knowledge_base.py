@@ -38,7 +38,7 @@ _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
 DIRECTIVE_WORD_KEY = "names-kbcheck"
 #: the cache key of `note_id`, before what else it depends on
-NOTE_ID_KEY = "note-id-1"
+NOTE_ID_KEY = "note-id"
 
 
 def _names_kbcheck(text: str) -> bool:
