@@ -27,12 +27,11 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-from kbcheck.files import regular_bytes
+from kbcheck.files import regular_bytes, write_replacing
 
 #: bumped when the shard layout changes
 FORMAT = 3
@@ -302,19 +301,9 @@ class BlobCache:
             return False
         data = pack_shard(self.version, self.namespace, entries)
         try:
-            fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
+            # private and not synced: a cache entry lost in a crash is only computed again
+            return write_replacing(self._shard_path(prefix), data, mode=None, sync=False)
         except OSError:  # a read-only or full disk
-            return False
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(temp, self._shard_path(prefix))
-            return True
-        except Exception:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
             return False
 
     def forget(self, prefixes: Collection[str]) -> None:

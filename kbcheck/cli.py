@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from kbcheck.arguments import ArgumentParser
 from kbcheck.commands import run_command
+from kbcheck.reporters import FORMATS
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _Options = TypeVar("_Options", bound="DataclassInstance")
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab")
 
 
 class _Version(argparse.Action):

@@ -21,7 +21,7 @@ from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
 from kbcheck.i18n import _
-from kbcheck.model.document import Document
+from kbcheck.model.document import MARKDOWN_SUFFIXES, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.parallel import can_fork, jobs, run_tasks
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from kbcheck.progress import Progress
     from kbcheck.sources import Selection
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: the cache namespace of each file's check at a commit (`docs/architecture.md`)
 CHECKED = "checked"
 #: below this many files to parse, a second process costs more than it saves

@@ -13,6 +13,7 @@ process per repository, however many are asked for.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import sys
@@ -218,6 +219,12 @@ def resolve(repo: Repository, rev: str) -> str:
     if head_sha(repo) is None:
         raise GitError(i18n._("unknown revision '{rev}': the repository has no commits yet", rev=rev))
     raise GitError(i18n._("unknown revision '{rev}'", rev=rev))
+
+
+def blob_id(data: bytes, object_format: str) -> str:
+    """The id git gives these bytes as a blob (`git hash-object`), in the repository's object format."""
+    hasher = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    return hasher(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def object_format(repo: Repository) -> str:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from kbcheck.engine import Stamped
     from kbcheck.model.knowledge_base import KnowledgeBase
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: rules judged on the change, not on a file's text: a comment cannot disable them
 CHANGE_RULES = ("KB007",)
 
@@ -43,6 +42,8 @@ class Directive:
 
 def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
     """The disable comments of a markdown file, read from the same token stream the parser uses."""
+    from kbcheck.model.document import MARKDOWN_SUFFIXES
+
     if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
         return []
     if not kb.names_kbcheck(path):  # the common case, known without reading the file on a warm run

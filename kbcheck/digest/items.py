@@ -19,7 +19,8 @@ from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Ite
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
 from kbcheck.model.cards import PAPER, REPO, split_frontmatter
-from kbcheck.model.document import file_title
+from kbcheck.model.document import MARKDOWN_SUFFIXES, file_title
+from kbcheck.model.facts import CARD_KINDS
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
 from kbcheck.sources import Change, normalise_path
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 #: changes under this folder are kbcheck's own (the baseline): never items
 OWN_FOLDER = ".kbcheck/"
 ITEM_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, GUIDE, BRIEF, MANIFEST})
-CARD_KINDS = frozenset({PAPER, REPO})
 _KEY_POINTS_LIMIT = 400
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
@@ -173,7 +173,7 @@ def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     if kind in CARD_KINDS:
         found = kb.card_id_of_path(path)
         return [CitedId(found[0], found[1])] if found else []
-    if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith((".md", ".markdown")):
+    if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith(MARKDOWN_SUFFIXES):
         return []
     own = kb.note_id(path)
     if own is not None:
@@ -230,7 +230,7 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
     """Fill the item's title, key points and category from its file in `kb`."""
     name = path.rsplit("/", 1)[-1]
     item.title = name
-    if not path.lower().endswith((".md", ".markdown")):
+    if not path.lower().endswith(MARKDOWN_SUFFIXES):
         return
     if item.kind in CARD_KINDS:
         card = kb.card(path)

@@ -7,19 +7,11 @@ fixing hooks leave theirs.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
-from kbcheck.files import regular_bytes
-
-
-def blob_id(data: bytes, object_format: str) -> str:
-    """The id git gives these bytes as a blob (`git hash-object`)."""
-    hasher = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
-    return hasher(b"blob %d\0" % len(data) + data).hexdigest()
+from kbcheck.files import regular_bytes, write_replacing
 
 
 def tracked_bytes(root: Path, path: str) -> bytes | None:
@@ -42,20 +34,8 @@ def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) ->
     target = root / path
     try:
         mode = stat.S_IMODE(os.lstat(target).st_mode)
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".kbcheck-fix")
+        # changed while we fixed: the writer's version is left as it is
+        return write_replacing(target, data, mode=mode, suffix=".kbcheck-fix",
+                               still=lambda: tracked_bytes(root, path) == expected)
     except OSError:
         return False
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        if tracked_bytes(root, path) != expected:  # changed while we fixed: leave the writer's version
-            os.unlink(temp)
-            return False
-        os.replace(temp, target)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
-        return False
-    return True

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
+#: the file names read as markdown
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 # `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
 _DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
