@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
-from kbcheck.model.cards import PAPER, REPO, split_frontmatter
+from kbcheck.model.cards import PAPER, REPO, read_frontmatter, split_frontmatter
 from kbcheck.model.document import MARKDOWN_SUFFIXES, file_title
 from kbcheck.model.facts import CARD_KINDS
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
@@ -49,40 +49,13 @@ def is_own(path: str | None) -> bool:
 
 # -- frontmatter comparison -------------------------------------------------------------
 
-def _plain(value: Any) -> Any:
-    """YAML values as JSON data: dates as ISO strings, so old and new compare and print alike."""
-    import datetime as dt
-
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
-
-
 def split_fields(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter fields, body); fields None when the frontmatter is not a YAML mapping."""
-    import yaml
-
-    fm, _line, body = split_frontmatter(text)
-    if fm is None:
-        return {}, body
-    try:
-        data = yaml.load(fm, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
-        return None, body
-    if data is None:
-        return {}, body
-    if not isinstance(data, dict):
-        return None, body
-    try:
-        return _plain(data), body
-    except RecursionError:
-        return None, body
+    """(frontmatter fields, body); fields None when the frontmatter is not a readable YAML mapping
+    (read as a card's is: `read_frontmatter`, dates as ISO strings, so old and new compare alike)."""
+    front = read_frontmatter(text)
+    if front.text is None or (front.data is None and front.problem is None):
+        return {}, front.body
+    return front.fields, front.body
 
 
 def cached_split(kb: KnowledgeBase, path: str, text: str) -> tuple[dict[str, Any] | None, str]:
