@@ -51,27 +51,17 @@ def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
     text = kb.text(path)
     if text is None:
         return []
-    from kbcheck.model.document import _DIRECTIVE, _markdown
+    from kbcheck.model.document import directives_in
 
     doc = kb.document(path)
     starts = sorted((block.line, block.end_line) for block in doc.blocks) if doc is not None else []
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     found: list[Directive] = []
-    for token in _markdown().parse(text):
-        if token.type != "html_block" or token.map is None:
+    for line, file_wide, names in directives_in(text):
+        if file_wide:
+            found.append(Directive(line, True, names, 1, 1 << 30))
             continue
-        for offset, raw in enumerate(token.content.splitlines()):
-            m = _DIRECTIVE.match(raw)
-            if not m:
-                continue
-            line = token.map[0] + 1 + offset
-            names = tuple(part.strip() for part in m.group(2).split(",") if part.strip())
-            if m.group(1) == "disable-file":
-                found.append(Directive(line, True, names, 1, 1 << 30))
-                continue
-            covered = next(((first, last) for first, last in starts if first > line), (0, -1))
-            found.append(Directive(line, False, names, *covered))
+        covered = next(((first, last) for first, last in starts if first > line), (0, -1))
+        found.append(Directive(line, False, names, *covered))
     return found
 
 

@@ -5,7 +5,6 @@ and the merge actions in priority order.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
@@ -202,10 +201,7 @@ def linked_files(kb: KnowledgeBase, path: str) -> list[str]:
 
 def _section_at(kb: KnowledgeBase, path: str, line: int) -> str:
     doc = kb.document(path)
-    if doc is None:
-        return ""
-    starts = [s.line for s in doc.sections]
-    return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
+    return doc.section_at(line).name if doc is not None else ""
 
 
 def shown(section: str) -> str:
