@@ -240,12 +240,6 @@ def empty_tree(repo: Repository) -> str:
     return EMPTY_TREE[object_format(repo)]
 
 
-def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
-    """True when `ancestor` is reachable from `descendant` (or the same commit)."""
-    status, _ = run(repo, "merge-base", "--is-ancestor", resolve(repo, ancestor), resolve(repo, descendant), check=False)
-    return status == 0
-
-
 def merge_base(repo: Repository, a: str, b: str) -> str | None:
     """The best common ancestor of two commits, None for unrelated histories."""
     status, out = run(repo, "merge-base", resolve(repo, a), resolve(repo, b), check=False)

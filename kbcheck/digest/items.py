@@ -103,8 +103,9 @@ def restates_volatile(old_body: str, new_body: str, changed: dict[str, Any], vol
     return True
 
 
-def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
-    """(changed_fields, volatile_only) of a modification.
+def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, Any] | None, str],
+                  volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
+    """(changed_fields, volatile_only) of a modification, its two texts split by `split_fields`.
 
     `changed_fields` maps every frontmatter field whose value changed to
     [old, new] (None for an absent side), plus `"body": None` when the text
@@ -112,12 +113,6 @@ def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict
     a changed volatile field (`S2 被引 5` -> `12`) keeps the change volatile-only.
     Unparseable frontmatter is never volatile-only.
     """
-    return compare_split(split_fields(old_text), split_fields(new_text), volatile)
-
-
-def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, Any] | None, str],
-                  volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
-    """`compare` of two texts already split into (fields, body) by `split_fields`."""
     old_fields, old_body = old
     new_fields, new_body = new
     changed: dict[str, Any] = {}

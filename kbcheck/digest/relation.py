@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.model.cards import split_frontmatter
-from kbcheck.model.document import REFERENCE, Document, Section, inline_text
+from kbcheck.model.document import Document, Section, inline_text
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
 
@@ -135,7 +135,3 @@ def touched_sections(old_doc: Document, old_text: str, new_doc: Document, new_te
 
 def section_count(doc: Document) -> int:
     return sum(1 for section in doc.sections if section.heading is not None)
-
-
-def has_reference_section(doc: Document) -> bool:
-    return doc.has_role(REFERENCE)

@@ -103,27 +103,3 @@ def block_refs(document: Document) -> BlockRefs:
     """Each block's refs as plain tuples, aligned with the document's blocks."""
     return tuple(tuple((r.kind, r.value, r.line, r.column, r.form) for r in block.refs)
                  for block in document.blocks)
-
-
-@dataclass(frozen=True)
-class Facts:
-    """All of one file's facts."""
-
-    text: str | None
-    #: why the file has no text (binary, not UTF-8), else None
-    unread: str | None = None
-    document: Document | None = None
-    card: Card | None = None
-
-
-def file_facts(path: str, kind: str, content: bytes | str, settings: ParseSettings) -> Facts:
-    """Every fact of one file, from its path, kind and content."""
-    if isinstance(content, bytes):
-        text, unread = read_text(content)
-        if text is None:
-            return Facts(None, unread)
-    else:
-        text = content
-    card = card_facts(path, kind, text, settings) if kind in CARD_KINDS else None
-    document = document_facts(kind, text, settings, card.body_line if card is not None else None)
-    return Facts(text, None, document, card)

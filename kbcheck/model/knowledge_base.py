@@ -318,9 +318,6 @@ class KnowledgeBase:
             return ("repo", stem) if stem else None
         return None
 
-    def card_for(self, citation: Citation) -> Card | None:
-        return self.card(citation.card_path) if citation.card_path else None
-
     def nearest_paper_ids(self, arxiv_id: str, n: int = 1) -> list[str]:
         """Card ids closest to an unknown id (a typo or a fabricated id)."""
         index = self.paper_index()
