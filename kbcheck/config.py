@@ -13,12 +13,12 @@ import json
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from kbcheck.authors import identity_key
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
 from kbcheck.i18n import LANGS, Text, _
@@ -83,19 +83,6 @@ class Author:
     emails: tuple[str, ...]
     role: str
     logins: tuple[str, ...] = ()
-
-
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def identity_key(text: str) -> str:
-    """An e-mail or login as compared: stripped, Unicode NFC, ASCII letters lower-cased.
-
-    No case folding beyond ASCII: folding would make `ſam@` (long s) or a
-    Kelvin sign equal to plain letters, so one person could claim another's
-    name with a look-alike.
-    """
-    return unicodedata.normalize("NFC", text.strip()).translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Run the rules over a selection and turn their problems into findings.
 
-Data flows one way: snapshot -> facts (`kbcheck.store`, cached by blob id) ->
+Data flows one way: snapshot -> facts (`kbcheck.model.store`, cached by blob id) ->
 the knowledge-base view -> rules -> problems -> here (stamp id, name, severity
 and fingerprint; apply suppressions, the line filter and the baseline) -> a
 `Report` for a reporter. The engine decides how the work is shared out: it

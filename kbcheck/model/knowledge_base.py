@@ -2,7 +2,7 @@
 
 Rules and the digest read files by kind, documents, cards, ids and resolved
 citations here. Where the facts come from (a snapshot read once, a cache
-keyed by blob id, worker processes) is `kbcheck.store.FactStore`'s business:
+keyed by blob id, worker processes) is `kbcheck.model.store.FactStore`'s business:
 a `--staged` run that touches two files reads little more than those two
 files and the cards they cite.
 """
@@ -22,7 +22,7 @@ from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
-from kbcheck.store import REFS, FactStore
+from kbcheck.model.store import REFS, FactStore
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
