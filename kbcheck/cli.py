@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Keep a git-hosted research knowledge base honest: sourced trends, "
         "discussed references, traceable numbers, writers in their own inbox.",
     )
-    parser.add_argument("--version", action=_Version, nargs=0, help="show kbcheck's version and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show kbcheck's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the knowledge base (the pre-commit hook and CI job)")

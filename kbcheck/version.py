@@ -7,7 +7,9 @@ commit as a local label), read from the checkout's files without running
 git, so `--version` stays instant. The cache is versioned by the version and
 a digest of the installed source (every module and message catalog): any
 edit to kbcheck, released or not, is a new cache version
-(`docs/architecture.md`, "The cache").
+(`docs/architecture.md`, "One cache version"). The cache reads the release
+from `kbcheck.__version__`, which the package metadata is built from:
+importing `importlib.metadata` costs a hook more than its whole check.
 """
 
 from __future__ import annotations
@@ -84,8 +86,10 @@ def source_digest() -> str:
 
 @cache
 def cache_version() -> str:
-    """What every cache entry is written under: the version and the source's digest."""
-    return f"{version()}+{source_digest()[:16]}"
+    """What every cache entry is written under: the release and the source's digest."""
+    from kbcheck import __version__
+
+    return f"{__version__}+{source_digest()[:16]}"
 
 
 __all__ = ["cache_version", "checkout_commit", "source_digest", "version"]

@@ -48,7 +48,12 @@ def test_an_edited_digest_is_seen_on_the_next_run_without_clearing_the_cache(git
 
 
 def test_the_cache_version_is_the_version_and_the_source(tmp_path: Path) -> None:
-    assert cache_version() == f"{version()}+{source_digest()[:16]}"
+    from importlib.metadata import version as installed
+
+    from kbcheck import __version__
+
+    assert cache_version() == f"{__version__}+{source_digest()[:16]}"
+    assert installed("kbcheck") == __version__  # the metadata is built from it
     assert len(source_digest()) == 40
 
 
