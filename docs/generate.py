@@ -174,6 +174,9 @@ def module_imports() -> list[Edge]:
             key = (source, target)
             if key not in best or strength[how] < strength[best[key]]:
                 best[key] = how
+    # the registry imports each rule module by its name, inside a function (`rules.all_rules`)
+    for path in sorted((PACKAGE / "rules").glob("kb[0-9]*.py")):
+        best.setdefault(("kbcheck.rules", module_name(path)), "lazy")
     return [Edge(s, t, how) for (s, t), how in sorted(best.items())]
 
 
@@ -241,9 +244,12 @@ def architecture_graph() -> str:
                  for how in ("top", "lazy", "types")]
         lines.append(f"| {source} | " + " | ".join(cells) + " |")
     found = cycles(modules)
-    lines += ["", "Cycles among the modules' run-time imports (at load or inside a function), each a group",
-              "of modules that reach one another:", ""]
+    lines += ["", "Cycles among the modules' run-time imports (at load or inside a function, the rule",
+              "modules the registry loads by name included), each a group of modules that reach one another:", ""]
     lines += [f"- {', '.join(f'`{name}`' for name in group)}" for group in found] or ["- none"]
+    lines += ["", "Cycles among the nodes above (a subpackage and a module, or two subpackages, that reach",
+              "one another through any of their modules):", ""]
+    lines += [f"- {', '.join(f'`{name}`' for name in group)}" for group in cycles(edges)] or ["- none"]
     return "\n".join(lines)
 
 

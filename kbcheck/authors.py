@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kbcheck.config import identity_key
 from kbcheck.errors import UsageError
 from kbcheck.git import Repository, config_value
 from kbcheck.globs import matches
@@ -27,6 +27,17 @@ if TYPE_CHECKING:
 
 AUTHOR_ENV = "KBCHECK_AUTHOR"
 _GLOB_SPECIAL = re.compile(r"([*?\[\]\\!])")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def identity_key(text: str) -> str:
+    """An e-mail or login as compared: stripped, Unicode NFC, ASCII letters lower-cased.
+
+    No case folding beyond ASCII: folding would make `ſam@` (long s) or a
+    Kelvin sign equal to plain letters, so one person could claim another's
+    name with a look-alike.
+    """
+    return unicodedata.normalize("NFC", text.strip()).translate(_ASCII_LOWER)
 
 
 def configured_slug(config: Config, slug: str) -> str | None:

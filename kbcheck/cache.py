@@ -29,12 +29,11 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-from kbcheck.files import regular_bytes
+from kbcheck.files import regular_bytes, write_replacing
 
 #: bumped when the shard layout changes
 FORMAT = 3
@@ -304,19 +303,9 @@ class BlobCache:
             return False
         data = pack_shard(self.version, self.namespace, entries)
         try:
-            fd, temp = tempfile.mkstemp(prefix=f".{prefix}.", suffix=".tmp", dir=self.directory)
+            # private and not synced: a cache entry lost in a crash is only computed again
+            return write_replacing(self._shard_path(prefix), data, mode=None, sync=False)
         except OSError:  # a read-only or full disk
-            return False
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(temp, self._shard_path(prefix))
-            return True
-        except Exception:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
             return False
 
     def forget(self, prefixes: Collection[str]) -> None:
@@ -372,12 +361,11 @@ def clear_cache(git_dir: Path) -> int:
 
 
 def repository_cache(repo: Any) -> Callable[[str], BlobCache]:
-    """The cache every command shares: under the common git dir, keyed by kbcheck's
-    version and the model's layout, one `BlobCache` per namespace."""
-    from kbcheck import __version__
-    from kbcheck.model import layout_version
+    """The cache every command shares: under the common git dir, written under kbcheck's version
+    and a digest of its source (`kbcheck.version.cache_version`), one `BlobCache` per namespace."""
+    from kbcheck.version import cache_version
 
-    version = f"{__version__}+{layout_version()}"
+    version = cache_version()
     caches: dict[str, BlobCache] = {}
 
     def factory(namespace: str) -> BlobCache:

@@ -36,21 +36,6 @@ def statistics_lines(report: Report) -> list[str]:
     return [f"{count:>{width}}  {rule}  {name}" for (rule, name), count in ordered]
 
 
-def _render_text(report: Report, out: TextIO, *, color: bool, quiet: bool, statistics: bool, lang: str) -> None:
-    from kbcheck.reporters.text import fixable_line, format_finding, summary_line
-
-    for finding in report.findings:
-        out.write(format_finding(finding, color=color) + "\n")
-    if statistics:
-        for line in statistics_lines(report):
-            out.write(line + "\n")
-    if not quiet:
-        out.write(summary_line(report, lang=lang) + "\n")
-        fixable = fixable_line(report, color=color, lang=lang)
-        if fixable is not None:
-            out.write(fixable + "\n")
-
-
 #: formats a person reads: they follow the run's language; the others are read by programs and
 #: stay English unless `--lang` asks otherwise (`docs/output.md`)
 READ_BY_PEOPLE = ("text", "github")
@@ -92,9 +77,11 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
     color = options.format == "text" and use_color(options.color, target)
     if options.format == "text":
         from kbcheck.paths import report_from_here
+        from kbcheck.reporters.text import render as render_text
 
-        _render_text(report_from_here(report, root, cwd), target, color=color,
-                     quiet=options.quiet, statistics=options.statistics, lang=lang)
+        here = report_from_here(report, root, cwd)
+        render_text(here, rules, target, color=color, lang=lang, quiet=options.quiet,
+                    statistics=statistics_lines(here) if options.statistics else ())
     else:
         render(options.format, report, rules, target, color=color, lang=lang)
     if options.output:

@@ -17,16 +17,26 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from kbcheck import __version__
 from kbcheck.arguments import ArgumentParser
 from kbcheck.commands import run_command
+from kbcheck.reporters import FORMATS
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _Options = TypeVar("_Options", bound="DataclassInstance")
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab")
+
+
+class _Version(argparse.Action):
+    """`--version`, worked out only when asked for (`kbcheck.version`)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from kbcheck.version import version
+
+        sys.stdout.write(f"kbcheck {version()}\n")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Keep a git-hosted research knowledge base honest: sourced trends, "
         "discussed references, traceable numbers, writers in their own inbox.",
     )
-    parser.add_argument("--version", action="version", version=f"kbcheck {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show kbcheck's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the knowledge base (the pre-commit hook and CI job)")

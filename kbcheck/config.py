@@ -13,16 +13,16 @@ import json
 import os
 import re
 import stat
-import tempfile
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from kbcheck.authors import identity_key
 from kbcheck.errors import ConfigError
 from kbcheck.globs import matches
-from kbcheck.i18n import Text, _
+from kbcheck.i18n import LANGS, Text, _
 from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
@@ -86,19 +86,6 @@ class Author:
     logins: tuple[str, ...] = ()
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def identity_key(text: str) -> str:
-    """An e-mail or login as compared: stripped, Unicode NFC, ASCII letters lower-cased.
-
-    No case folding beyond ASCII: folding would make `ſam@` (long s) or a
-    Kelvin sign equal to plain letters, so one person could claim another's
-    name with a look-alike.
-    """
-    return unicodedata.normalize("NFC", text.strip()).translate(_ASCII_LOWER)
-
-
 @dataclass(frozen=True)
 class Config:
     """The validated configuration. Field names are the TOML keys with `_`."""
@@ -152,7 +139,6 @@ class Config:
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
 SEVERITIES = ("error", "warning")
-LANGS = ("zh", "en")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
 
@@ -610,7 +596,7 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
         fields[key] = _regex(merged[key], key, where)
     for key in _COUNTS:
         fields[key] = _count(merged[key], key, where)
-    fields["lang"] = _choice(merged["lang"], "lang", where, LANGS)
+    fields["lang"] = _choice(merged["lang"], "lang", where, LANGS[::-1])  # said as the docs list them: zh first
     fields["baseline"] = _baseline(merged["baseline"], where)
     fields["ignore"] = frozenset(_rule_ids(merged["ignore"], "ignore", where))
     fields["severity"] = _severity(merged["severity"], where)
@@ -714,18 +700,10 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
         raise ConfigError(_("cannot write {name}: {root} is not a directory", name=CONFIG_FILE, root=str(root)))
     if (target.exists() or target.is_symlink()) and not force:
         raise ConfigError(_("{name} already exists; not overwriting it (use --force to replace it)", name=CONFIG_FILE))
+    from kbcheck.files import write_replacing
+
     try:
-        fd, temp = tempfile.mkstemp(dir=root, prefix=f"{CONFIG_FILE}.", suffix=".tmp")
+        write_replacing(target, (init_text() + author).encode("utf-8"))
     except OSError as exc:
-        raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write((init_text() + author).encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)  # mkstemp makes it private; a config file is meant to be shared
-        os.replace(temp, target)
-    except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
         raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     return target

@@ -1,6 +1,6 @@
 """Run the rules over a selection and turn their problems into findings.
 
-Data flows one way: snapshot -> facts (`kbcheck.store`, cached by blob id) ->
+Data flows one way: snapshot -> facts (`kbcheck.model.store`, cached by blob id) ->
 the knowledge-base view -> rules -> problems -> here (stamp id, name, severity
 and fingerprint; apply suppressions, the line filter and the baseline) -> a
 `Report` for a reporter. The engine decides how the work is shared out: it
@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
-from kbcheck.checked import CheckedFiles
+from kbcheck.checked import AtCommit, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
 from kbcheck.i18n import _
-from kbcheck.model.document import Document
+from kbcheck.model.document import MARKDOWN_SUFFIXES, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.parallel import can_fork, jobs, run_tasks
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from kbcheck.progress import Progress
     from kbcheck.sources import Selection
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: the cache namespace of each file's check at a commit (`docs/architecture.md`)
+CHECKED = "checked"
 #: below this many files to parse, a second process costs more than it saves
 PARALLEL_MIN_FILES = 400
 #: from this many files on, even a warm run is shared out: each worker then loads only the cache
@@ -175,7 +176,8 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
     progress = options.progress if options else None
     unused = bool(options and options.report_unused_disables)
     # at a commit, what a file's check found is kept: asked again, the file is not checked again
-    kept = CheckedFiles.for_run(kb, config, rules, unused)
+    kept = AtCommit.for_run(kb, CHECKED, "checked", config_digest(config), ",".join(sorted(r.id for r in rules)),
+                            "unused" if unused else "")
     stamped: list[Stamped] = []
     for path, kind in targets:
         hit = _decode_checked(kept.get(path, kind)) if kept is not None else None
@@ -196,7 +198,7 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         stamped.extend(file_stamped)
         kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
         if kept is not None:
-            kept.put(path, kind, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]))
+            kept.put(path, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]), kind)
         if progress is not None:
             progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time
@@ -328,7 +330,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
             path=printable_path(problem.path), line=problem.line, column=problem.column,
             end_line=problem.end_line or problem.line, message=printable_message(problem.message),
             subject=undecodable_as_octal(problem.subject),
-            fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix,
+            fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix, facts=problem.facts,
         )
         accepted = not judges_changes and item.fingerprint in options.accepted
         if item.disabled or is_rule_ignored_for(rule_config, rule.id, problem.path) or accepted:

@@ -29,6 +29,10 @@ class ConfigError(KbcheckError):
     """The configuration file or a command-line option is invalid."""
 
 
+class PolicyError(ConfigError):
+    """The configuration of the trusted side of a change (`kbcheck.policy`) is missing or invalid."""
+
+
 class GitError(KbcheckError):
     """Git refused: not a repository, unknown revision, missing object."""
 

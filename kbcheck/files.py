@@ -18,11 +18,11 @@ import os
 import signal
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kbcheck.errors import KbcheckError
 from kbcheck.i18n import _
@@ -149,6 +149,45 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def temporary_beside(path: Path, suffix: str = ".tmp") -> tuple[int, str]:
+    """A new private temporary file in `path`'s folder (open descriptor, name); OSError when there is none."""
+    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+
+
+def put_in_place(fd: int, temp: str, path: Path, data: bytes, *, mode: int | None = 0o644, sync: bool = True,
+                 still: Callable[[], bool] | None = None) -> bool:
+    """Fill the temporary file `temp` (open as `fd`) with `data` and rename it over `path`: the one
+    atomic write of kbcheck. A reader, a crash or a full disk never leaves half a file.
+
+    `mode` None keeps mkstemp's private mode (the cache); `sync` false skips the fsync (a cache
+    entry is only a cache). When `still` answers false just before the rename, nothing is
+    written and the answer is False. The temporary file never outlives a failure (an OSError,
+    raised again) or a refusal.
+    """
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temp, mode)  # mkstemp makes it private; these files are meant to be shared
+        if still is not None and not still():
+            os.unlink(temp)
+            return False
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def write_replacing(path: Path, data: bytes, **how: Any) -> bool:
+    """`put_in_place` through a new temporary file beside `path` (OSError when there is none)."""
+    fd, temp = temporary_beside(path, how.pop("suffix", ".tmp"))
+    return put_in_place(fd, temp, path, data, **how)
+
+
 class AtomicFile:
     """A file written whole or not at all: `write` fills a temporary file in the target's folder,
     `os.replace` puts it in place. Open it before a long computation, so that the folder is
@@ -163,12 +202,7 @@ class AtomicFile:
         fd, self._fd = self._fd, None
         assert fd is not None, "written once"
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(self._temp, 0o644)  # mkstemp makes it private; these files are meant to be shared
-            os.replace(self._temp, self.path)
+            put_in_place(fd, self._temp, self.path, data)
         except OSError as exc:
             raise KbcheckError(_("cannot write {path}: {reason}", path=str(self.path), reason=exc.strerror or str(exc))) from None
 
@@ -186,7 +220,7 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        fd, temp = temporary_beside(path)
     except OSError as exc:
         raise KbcheckError(_("cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc))) from None
     target = AtomicFile(path, temp, fd)

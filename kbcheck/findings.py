@@ -6,9 +6,10 @@ rule's id, name and effective severity and turns them into `Finding`s.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 Severity = Literal["error", "warning"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
@@ -38,20 +39,60 @@ class Edit:
         return self.column + len(self.original)
 
 
+class Facts:
+    """What a rule found, as typed fields (ruff's violations): the digest, the fixes and JSON's
+    `data` read these, never the message, which `message()` says from them.
+
+    Each rule declares its own frozen dataclass of facts beside its check. A
+    cached problem names its kind by class name (`kinds`), so the names are
+    unique across rules.
+    """
+
+    __slots__ = ()
+    #: every kind of facts by class name, for reading cached problems back (`kbcheck.model.plain`)
+    kinds: ClassVar[dict[str, type[Facts]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Facts.kinds[cls.__name__] = cls
+
+    def message(self) -> str:
+        """The message, built as a `kbcheck.i18n.Text` so that an output says it in its language."""
+        raise NotImplementedError
+
+    def data(self) -> dict[str, object]:
+        """The fields as JSON data (`data` of a finding in `docs/output.md`)."""
+        return {field.name: _json_value(getattr(self, field.name))
+                for field in dataclasses.fields(self)}  # type: ignore[arg-type]  # subclasses are dataclasses
+
+
+def _json_value(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """What a rule reports: a place and a message, before the engine stamps it."""
+    """What a rule reports: a place and its facts (or a plain message), before the engine stamps it.
+
+    With `facts`, the message is said from them: a rule gives no `message`.
+    """
 
     path: str
     line: int
     column: int
-    message: str
-    subject: str
+    message: str = ""
+    subject: str = ""
     end_line: int | None = None
     #: about the whole file (KB008): kept by `--filter added` for touched files
     file_level: bool = False
     #: the provably safe change that resolves it (`kbcheck check --fix`), if there is one
     fix: Edit | None = None
+    #: the rule's typed fields; None for a rule that says only a message
+    facts: Facts | None = None
+
+    def __post_init__(self) -> None:
+        if self.facts is not None:  # said anew from the facts, also when read back from the cache
+            object.__setattr__(self, "message", self.facts.message())
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +111,12 @@ class Finding:
     fingerprint: str
     file_level: bool = False
     fix: Edit | None = None
+    #: the rule's typed fields (`Facts`), None for a rule that says only a message
+    facts: Facts | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The JSON shape of one finding (`docs/output.md`)."""
-        return {
+        """The JSON shape of one finding (`docs/output.md`): `data` only when the rule gives facts."""
+        shape: dict[str, object] = {
             "rule": self.rule,
             "name": self.name,
             "severity": self.severity,
@@ -85,6 +128,9 @@ class Finding:
             "subject": self.subject,
             "fingerprint": self.fingerprint,
         }
+        if self.facts is not None:
+            shape["data"] = self.facts.data()
+        return shape
 
 
 def fingerprint(rule: str, path: str, subject: str, occurrence: int) -> str:

@@ -13,6 +13,7 @@ process per repository, however many are asked for.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import sys
@@ -254,6 +255,12 @@ def _refs_named(repo: Repository, rev: str) -> list[str]:
     return refs
 
 
+def blob_id(data: bytes, object_format: str) -> str:
+    """The id git gives these bytes as a blob (`git hash-object`), in the repository's object format."""
+    hasher = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    return hasher(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 def object_format(repo: Repository) -> str:
     """`sha1` or `sha256`."""
     if repo._object_format is None:
@@ -265,12 +272,6 @@ def object_format(repo: Repository) -> str:
 
 def empty_tree(repo: Repository) -> str:
     return EMPTY_TREE[object_format(repo)]
-
-
-def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
-    """True when `ancestor` is reachable from `descendant` (or the same commit)."""
-    status, _ = run(repo, "merge-base", "--is-ancestor", resolve(repo, ancestor), resolve(repo, descendant), check=False)
-    return status == 0
 
 
 def merge_base(repo: Repository, a: str, b: str) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kbcheck import git
 from kbcheck.config import CONFIG_FILE, PYPROJECT, Config, config_from_bytes
-from kbcheck.errors import ConfigError
+from kbcheck.errors import ConfigError, PolicyError
 from kbcheck.i18n import _
 from kbcheck.snapshots import missing_blobs
 
@@ -41,10 +41,10 @@ def config_at(repo: git.Repository, rev: str, config_file: str | None = None) ->
     """The configuration as committed at `rev`; a bad one is a `ConfigError` that names `rev`."""
     try:
         return _config_at(repo, rev, config_file)
+    except PolicyError:
+        raise
     except ConfigError as error:
-        if "trusted side" in str(error):
-            raise
-        raise ConfigError(_("{where}{message} (as committed at {rev}, the trusted side of this change)",
+        raise PolicyError(_("{where}{message} (as committed at {rev}, the trusted side of this change)",
                             where=error.where, message=error.message, rev=rev)) from None
 
 
@@ -63,7 +63,7 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
             return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT)
         data = _file_at(repo, rev, rel)
         if data is None:
-            raise ConfigError(_("config file {name} does not exist at {rev}, the trusted side of this change",
+            raise PolicyError(_("config file {name} does not exist at {rev}, the trusted side of this change",
                                 name=repr(rel), rev=rev))
         return config_from_bytes(data, rel, pyproject=path.name == PYPROJECT)
     data = _file_at(repo, rev, CONFIG_FILE)

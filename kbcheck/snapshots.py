@@ -213,7 +213,7 @@ class WorktreeSnapshot(Snapshot):
         self._off_disk: dict[str, str] = {}
         if git.config_value(repo, "core.sparseCheckout") == "true":
             self._off_disk = git.skip_worktree_entries(repo)
-        self._hash = hashlib.sha256 if git.object_format(repo) == "sha256" else hashlib.sha1
+        self._object_format = git.object_format(repo)
 
     def _folder_inside(self, folder: str) -> bool:
         """True when a repo-relative folder really is inside the repository (no symlink escape)."""
@@ -293,7 +293,7 @@ class WorktreeSnapshot(Snapshot):
         data = self.read(path)
         if data is None:
             return None
-        digest = self._hash(b"blob %d\0" % len(data) + data).hexdigest()
+        digest = git.blob_id(data, self._object_format)
         self._blob_ids[path] = digest
         return digest
 

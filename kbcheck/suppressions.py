@@ -18,15 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.i18n import _
+from kbcheck.i18n import Text, _
 
 if TYPE_CHECKING:
     from kbcheck.engine import Stamped
     from kbcheck.model.knowledge_base import KnowledgeBase
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-#: the words every `--report-unused-disables` notice starts its message with
-UNUSED = "unused disable comment"
 #: rules judged on the change, not on a file's text: a comment cannot disable them
 CHANGE_RULES = ("KB007",)
 
@@ -45,6 +42,8 @@ class Directive:
 
 def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
     """The disable comments of a markdown file, read from the same token stream the parser uses."""
+    from kbcheck.model.document import MARKDOWN_SUFFIXES
+
     if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
         return []
     if not kb.names_kbcheck(path):  # the common case, known without reading the file on a warm run
@@ -52,27 +51,17 @@ def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
     text = kb.text(path)
     if text is None:
         return []
-    from kbcheck.model.document import _DIRECTIVE, _markdown
+    from kbcheck.model.document import directives_in
 
     doc = kb.document(path)
     starts = sorted((block.line, block.end_line) for block in doc.blocks) if doc is not None else []
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     found: list[Directive] = []
-    for token in _markdown().parse(text):
-        if token.type != "html_block" or token.map is None:
+    for line, file_wide, names in directives_in(text):
+        if file_wide:
+            found.append(Directive(line, True, names, 1, 1 << 30))
             continue
-        for offset, raw in enumerate(token.content.splitlines()):
-            m = _DIRECTIVE.match(raw)
-            if not m:
-                continue
-            line = token.map[0] + 1 + offset
-            names = tuple(part.strip() for part in m.group(2).split(",") if part.strip())
-            if m.group(1) == "disable-file":
-                found.append(Directive(line, True, names, 1, 1 << 30))
-                continue
-            covered = next(((first, last) for first, last in starts if first > line), (0, -1))
-            found.append(Directive(line, False, names, *covered))
+        covered = next(((first, last) for first, last in starts if first > line), (0, -1))
+        found.append(Directive(line, False, names, *covered))
     return found
 
 
@@ -114,8 +103,7 @@ def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Se
                                  "a disable comment cannot suppress it (see `kbcheck explain {id}`)",
                                  path=path, line=directive.line, id=rule_id))
             elif report_unused and rule_id in ran_ids and not _used(directive, rule_id, stamped):
-                notices.append(_("{path}:{line}: unused disable comment: {id} reports nothing it covers",
-                                 path=path, line=directive.line, id=rule_id))
+                notices.append(_unused_notice(path, directive.line, rule_id))
     return notices
 
 
@@ -124,6 +112,12 @@ def _used(directive: Directive, rule_id: str, stamped: Sequence[Stamped]) -> boo
                for item in stamped)
 
 
+def _unused_notice(path: str, line: int, rule_id: str) -> Text:
+    return _("{path}:{line}: unused disable comment: {id} reports nothing it covers", path=path, line=line, id=rule_id)
+
+
 def count_unused(notices: Iterable[str]) -> int:
-    """How many notices report an unused disable comment (they make `check` exit 1)."""
-    return sum(1 for notice in notices if f": {UNUSED}: " in notice)
+    """How many notices report an unused disable comment (they make `check` exit 1): known by
+    the message they were said with, not by their words."""
+    unused = _unused_notice("", 0, "").msgid
+    return sum(1 for notice in notices if isinstance(notice, Text) and notice.msgid == unused)

@@ -17,10 +17,11 @@ from gitrepo import GitRepo
 import kbcheck.rules.kb004_unknown_paper as kb004
 from kbcheck import git
 from kbcheck.cache import repository_cache
-from kbcheck.checked import NAMESPACE, config_digest
+from kbcheck.checked import config_digest
 from kbcheck.cli import main
 from kbcheck.config import Config, config_from_mapping
 from kbcheck.digest.build import findings_in
+from kbcheck.engine import CHECKED as NAMESPACE
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules import all_rules
 from kbcheck.snapshots import tree_snapshot

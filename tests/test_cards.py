@@ -252,3 +252,36 @@ def test_non_finite_and_odd_values_do_not_break_the_summary() -> None:
     assert card.problems == ()
     assert card.number_field("b") is None
     assert card.number_field("z") is None
+
+
+def test_every_reader_of_frontmatter_refuses_an_alias_bomb_at_once() -> None:
+    """A card whose YAML expands to 10^7 values: the digest and the suggester read frontmatter as
+    a card is read (`read_frontmatter`), so none of them walks the ten million values."""
+    import time
+
+    from kbcheck.digest.items import split_fields
+    from kbcheck.model.cards import frontmatter_fields, read_frontmatter
+
+    lines = ["a: &a [" + ",".join(['"x"'] * 10) + "]"]
+    for name, prev in zip("bcdefg", "abcdef"):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 10) + "]")
+    text = "---\n" + "\n".join(lines) + '\narxiv: "2610.02076"\ntitle: t\n---\nbody\n'
+    started = time.monotonic()
+    refused = "frontmatter holds more than 100000 values (YAML aliases expanded); kbcheck reads no more"
+    assert [(p.line, p.message) for p in parse_card(PAPER_PATH, PAPER, text).problems] == [(2, refused)]
+    front = read_frontmatter(text)
+    assert (front.fields, front.problem is not None and front.problem.message, front.body) == (None, refused, "body\n")
+    assert split_fields(text) == (None, "body\n")
+    assert frontmatter_fields(text) == ({}, 12)
+    assert time.monotonic() - started < 3  # walking the values took the digest 10 s
+
+
+def test_the_digest_reads_fields_as_a_card_does() -> None:
+    from kbcheck.digest.items import split_fields
+
+    text = '---\narxiv: "2610.02076"\ncollected: 2026-10-29\ntags: [a, b]\n---\nbody\n'
+    assert split_fields(text) == ({"arxiv": "2610.02076", "collected": "2026-10-29", "tags": ["a", "b"]}, "body\n")
+    assert split_fields("no frontmatter\n") == ({}, "no frontmatter\n")
+    assert split_fields("---\n---\nbody\n") == ({}, "body\n")
+    assert split_fields("---\n- a list\n---\nbody\n") == (None, "body\n")
+    assert split_fields("---\na: [\n---\nbody\n") == (None, "body\n")

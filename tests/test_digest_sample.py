@@ -274,7 +274,7 @@ def test_findings_new_since_base(sample: tuple[GitRepo, str, str]) -> None:
     resolved = [(f["rule"], f["path"], f["subject"]) for f in document["findings_resolved"]]
     assert resolved == [("KB004", LIVING, "2610.02076")]
     assert set(document["findings_new"][0]) == {"rule", "name", "severity", "path", "line", "column",
-                                                "end_line", "message", "subject", "fingerprint"}
+                                                "end_line", "message", "subject", "fingerprint", "data"}
 
 
 def test_json_item_fields_are_exactly_the_spec(sample: tuple[GitRepo, str, str]) -> None:

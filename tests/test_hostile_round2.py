@@ -355,6 +355,23 @@ def _many_notes(repo: GitRepo, count: int = 1500) -> None:
                       "notes", author="tom")
 
 
+#: runs kbcheck with its atomic writes held: the first write says so on the pipe (its fd is the first
+#: argument), then waits for a signal, so a test interrupts a write in progress, never a finished one
+_HELD_WRITE = """
+import os, signal, sys
+from kbcheck import files
+from kbcheck.cli import main
+ready = int(sys.argv[1])
+def held(self, data):
+    os.write(ready, b"writing")
+    os.close(ready)
+    while True:
+        signal.pause()
+files.AtomicFile.write = held
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 @pytest.mark.parametrize("argv, temp_glob", [
     (("baseline", "update"), ".kbcheck/.baseline.json.*.tmp"),
     (("digest", "--since", "HEAD~1", "--output", "digest.md"), ".digest.md.*.tmp"),
@@ -364,12 +381,16 @@ def test_interrupted_write_removes_its_temporary_file(git_repo: GitRepo, argv: t
                                                       signum: int) -> None:
     _many_notes(git_repo)
     env = {**git_repo.env, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    process = subprocess.Popen([sys.executable, "-m", "kbcheck", *argv], cwd=git_repo.path, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while not list(git_repo.path.glob(temp_glob)) and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert process.poll() is None, "finished before it could be interrupted"
+    read_end, write_end = os.pipe()
+    try:
+        process = subprocess.Popen([sys.executable, "-c", _HELD_WRITE, str(write_end), *argv], cwd=git_repo.path,
+                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(write_end,))
+        os.close(write_end)
+        said = os.read(read_end, 16)  # blocks until the write has begun (or the process ended: b"")
+    finally:
+        os.close(read_end)
+    assert said == b"writing", process.communicate(timeout=60)[1]
+    assert list(git_repo.path.glob(temp_glob))
     process.send_signal(signum)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err

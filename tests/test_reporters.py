@@ -19,13 +19,13 @@ from urllib.parse import unquote
 
 import pytest
 
-from kbcheck import __version__
 from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.findings import Finding, Report, fingerprint
 from kbcheck.reporters import FORMATS, render
 from kbcheck.reporters.github import ANNOTATION_CAP, escape_data, escape_property
 from kbcheck.reporters.sarif import artifact_uri
 from kbcheck.rules.base import Rule
+from kbcheck.version import version
 
 #: the OASIS SARIF 2.1.0 schema, vendored (see tests/schemas/README.md)
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "sarif-schema-2.1.0.json"
@@ -205,7 +205,7 @@ def test_sarif_driver_describes_every_rule() -> None:
     assert len(log["runs"]) == 1
     driver = log["runs"][0]["tool"]["driver"]
     assert driver["name"] == "kbcheck"
-    assert driver["version"] == __version__
+    assert driver["version"] == version()
     assert driver["informationUri"].startswith("https://")
     assert [r["id"] for r in driver["rules"]] == ["KB001", "KB002", "KB004", "KB005"]
     kb004 = driver["rules"][2]  # described even though nothing fired

@@ -38,6 +38,7 @@ class _Item:
 def run_suggest(options: SuggestOptions, out: TextIO, err: TextIO) -> int:
     """Rank sections for each named markdown file, as text or JSON."""
     from kbcheck.cache import repository_cache
+    from kbcheck.model.document import MARKDOWN_SUFFIXES
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.sources import select
     from kbcheck.suggest import Suggester, suggestion_json
@@ -50,7 +51,7 @@ def run_suggest(options: SuggestOptions, out: TextIO, err: TextIO) -> int:
     kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else repository_cache(repo))
     suggester = Suggester(kb)
     items = [_Item(path, suggester.suggest(path, options.top)) for path in selection.paths
-             if path.lower().endswith((".md", ".markdown"))]
+             if path.lower().endswith(MARKDOWN_SUFFIXES)]
     kb.facts.flush()
     notify([*selection.notices, *kb.notices], err)
     if options.format == "json":

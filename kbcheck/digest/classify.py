@@ -23,7 +23,6 @@ owner's index repository) were dropped before (`items.drop_repeated_ids`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -41,6 +40,8 @@ from kbcheck.digest.model import (
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import KNOWLEDGE, MANIFEST
+from kbcheck.rules.kb002_cited_but_absent import ReferenceNeverMentioned
+from kbcheck.rules.kb006_stale_number import StaleNumber
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 
 #: rules whose findings elsewhere can be about an item (they name its id or its card)
 _ABOUT_RULES = ("KB002", "KB006")
-_NOW_SAYS = re.compile(r"now says (.+)$")
 #: order of increments: cited-no-entry first (pure gaps before partly discussed ones), then meta-only
 _GROUP = {(True, False): 0, (True, True): 1, (False, True): 2, (False, False): 3}
 
@@ -61,11 +61,9 @@ def stale_numbers(item: Item, findings: Sequence[Finding], lang: str) -> list[st
     """The KB006 findings that name the item's card, as "243⭐ at path:line (card now says …)"."""
     out: list[str] = []
     for finding in findings:
-        if finding.rule != "KB006" or item.path not in finding.message:
-            continue
-        now = _NOW_SAYS.search(finding.message)
-        out.append(say(lang, "stale", text=finding.subject, path=finding.path, line=finding.line,
-                       now=say(lang, "now", value=now.group(1)) if now else i18n.say(finding.message, lang)))
+        if isinstance(finding.facts, StaleNumber) and finding.facts.card == item.path:
+            out.append(say(lang, "stale", text=finding.subject, path=finding.path, line=finding.line,
+                           now=say(lang, "now", value=finding.facts.now())))
     return out
 
 
@@ -83,12 +81,17 @@ class FindingIndex:
         ids = {cited.id for cited in item.ids}
         out = list(self.by_path.get(item.path, ()))
         for finding in self.about:
-            if finding.path != item.path and (
-                finding.subject in ids or item.path in finding.message
-                or any(ident in finding.message for ident in ids)
-            ):
+            if finding.path != item.path and (finding.subject in ids or _names(finding, item.path, ids)):
                 out.append(finding)
         return out
+
+
+def _names(finding: Finding, path: str, ids: set[str]) -> bool:
+    """The finding's facts name the item: its card (KB006) or one of its ids (KB002)."""
+    facts = finding.facts
+    if isinstance(facts, StaleNumber):
+        return facts.card == path
+    return isinstance(facts, ReferenceNeverMentioned) and facts.id in ids
 
 
 def finding_line(finding: Finding, lang: str) -> str:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
-from kbcheck.model.cards import PAPER, REPO, split_frontmatter
-from kbcheck.model.document import file_title
+from kbcheck.model.cards import PAPER, REPO, read_frontmatter, split_frontmatter
+from kbcheck.model.document import MARKDOWN_SUFFIXES, file_title
+from kbcheck.model.facts import CARD_KINDS
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
 from kbcheck.sources import Change, normalise_path
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 #: changes under this folder are kbcheck's own (the baseline): never items
 OWN_FOLDER = ".kbcheck/"
 ITEM_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, GUIDE, BRIEF, MANIFEST})
-CARD_KINDS = frozenset({PAPER, REPO})
 _KEY_POINTS_LIMIT = 400
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
@@ -38,7 +38,7 @@ _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
 #: cache keys of those facts (bumped when how they are read changes)
-_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-1"
+_FIELDS_KEY, _DESCRIBED_KEY = "fields", "described"
 _BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                      r"|modified)\s*[:：]", re.IGNORECASE)
 
@@ -49,40 +49,13 @@ def is_own(path: str | None) -> bool:
 
 # -- frontmatter comparison -------------------------------------------------------------
 
-def _plain(value: Any) -> Any:
-    """YAML values as JSON data: dates as ISO strings, so old and new compare and print alike."""
-    import datetime as dt
-
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
-
-
 def split_fields(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter fields, body); fields None when the frontmatter is not a YAML mapping."""
-    import yaml
-
-    fm, _line, body = split_frontmatter(text)
-    if fm is None:
-        return {}, body
-    try:
-        data = yaml.load(fm, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
-        return None, body
-    if data is None:
-        return {}, body
-    if not isinstance(data, dict):
-        return None, body
-    try:
-        return _plain(data), body
-    except RecursionError:
-        return None, body
+    """(frontmatter fields, body); fields None when the frontmatter is not a readable YAML mapping
+    (read as a card's is: `read_frontmatter`, dates as ISO strings, so old and new compare alike)."""
+    front = read_frontmatter(text)
+    if front.text is None or (front.data is None and front.problem is None):
+        return {}, front.body
+    return front.fields, front.body
 
 
 def cached_split(kb: KnowledgeBase, path: str, text: str) -> tuple[dict[str, Any] | None, str]:
@@ -130,8 +103,9 @@ def restates_volatile(old_body: str, new_body: str, changed: dict[str, Any], vol
     return True
 
 
-def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
-    """(changed_fields, volatile_only) of a modification.
+def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, Any] | None, str],
+                  volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
+    """(changed_fields, volatile_only) of a modification, its two texts split by `split_fields`.
 
     `changed_fields` maps every frontmatter field whose value changed to
     [old, new] (None for an absent side), plus `"body": None` when the text
@@ -139,12 +113,6 @@ def compare(old_text: str, new_text: str, volatile: Iterable[str]) -> tuple[dict
     a changed volatile field (`S2 被引 5` -> `12`) keeps the change volatile-only.
     Unparseable frontmatter is never volatile-only.
     """
-    return compare_split(split_fields(old_text), split_fields(new_text), volatile)
-
-
-def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, Any] | None, str],
-                  volatile: Iterable[str]) -> tuple[dict[str, Any], bool]:
-    """`compare` of two texts already split into (fields, body) by `split_fields`."""
     old_fields, old_body = old
     new_fields, new_body = new
     changed: dict[str, Any] = {}
@@ -173,7 +141,7 @@ def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     if kind in CARD_KINDS:
         found = kb.card_id_of_path(path)
         return [CitedId(found[0], found[1])] if found else []
-    if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith((".md", ".markdown")):
+    if kind in (KNOWLEDGE, MANIFEST) or not path.lower().endswith(MARKDOWN_SUFFIXES):
         return []
     own = kb.note_id(path)
     if own is not None:
@@ -230,7 +198,7 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
     """Fill the item's title, key points and category from its file in `kb`."""
     name = path.rsplit("/", 1)[-1]
     item.title = name
-    if not path.lower().endswith((".md", ".markdown")):
+    if not path.lower().endswith(MARKDOWN_SUFFIXES):
         return
     if item.kind in CARD_KINDS:
         card = kb.card(path)

@@ -2,9 +2,9 @@
 
 All three depend on the whole knowledge base at the head (its living documents'
 sections, its guides and briefs, the ids that have cards), so, like a file's
-findings (`kbcheck.checked`), they are kept only under the commit they were
-worked out at: with the item's path, kind, ids and title, the language, the
-whole configuration and kbcheck's own source. A digest asked again (in the
+findings, they are kept only under the commit they were worked out at
+(`kbcheck.checked`): with the item's path, kind, ids and title, the language
+and the whole configuration. A digest asked again (in the
 other language, the other format) builds neither the section index nor the
 neighbourhood; an increment missing from the cache is placed as always.
 """
@@ -15,7 +15,7 @@ import os
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
-from kbcheck.checked import config_digest, source_digest
+from kbcheck.checked import AtCommit, config_digest
 from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
 from kbcheck.digest.placement import Neighbourhood, linked_files
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 #: the cache namespace (`docs/architecture.md`): the one of the digest's other facts, so that a
 #: cold digest creates no more shard files than it must
 NAMESPACE = ITEM_FACTS
-#: bump when the value's shape changes
-_VERSION = "placed-1"
 
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
@@ -47,38 +45,25 @@ def _apply(item: Item, placement: Placement) -> None:
     item.warnings[:0] = clashes
 
 
-class _Kept:
-    """The kept placements of one head commit, configuration and language."""
+def _key(item: Item) -> tuple[str, ...]:
+    return item.kind, ",".join(f"{c.kind}:{c.id}" for c in item.ids), item.title
 
-    def __init__(self, kb: KnowledgeBase, prefix: str) -> None:
-        self.kb = kb
-        self.prefix = prefix
 
-    @classmethod
-    def for_run(cls, kb: KnowledgeBase, lang: str) -> _Kept | None:
-        state = kb.snapshot.state
-        if state is None or not kb.facts.cached:
-            return None
-        return cls(kb, "\0".join((_VERSION, state, source_digest(), config_digest(kb.config), lang)))
+def _kept(kb: KnowledgeBase, item: Item, kept: AtCommit) -> Placement | None:
+    hit = kept.get(item.path, *_key(item))
+    if not isinstance(hit, tuple) or len(hit) != 4:
+        return None
+    try:
+        return (from_plain(hit[0], list[Suggestion]), from_plain(hit[1], list[Related]),
+                [str(c) for c in hit[2]], [str(n) for n in hit[3]])
+    except (TypeError, ValueError):
+        return None
 
-    def _key(self, item: Item) -> str:
-        ids = ",".join(f"{c.kind}:{c.id}" for c in item.ids)
-        return "\0".join((self.prefix, item.kind, item.path, ids, item.title))
 
-    def get(self, item: Item) -> Placement | None:
-        hit = self.kb.facts.recorded(NAMESPACE, item.path, self._key(item))
-        if not isinstance(hit, tuple) or len(hit) != 4:
-            return None
-        try:
-            return (from_plain(hit[0], list[Suggestion]), from_plain(hit[1], list[Related]),
-                    [str(c) for c in hit[2]], [str(n) for n in hit[3]])
-        except (TypeError, ValueError):
-            return None
-
-    def put(self, item: Item, placement: Placement) -> None:
-        suggestions, related, clashes, notices = placement
-        self.kb.facts.record(NAMESPACE, item.path, self._key(item), (
-            to_plain(suggestions, list[Suggestion]), to_plain(related, list[Related]), list(clashes), list(notices)))
+def _keep(item: Item, placement: Placement, kept: AtCommit) -> None:
+    suggestions, related, clashes, notices = placement
+    kept.put(item.path, (to_plain(suggestions, list[Suggestion]), to_plain(related, list[Related]), list(clashes),
+                         list(notices)), *_key(item))
 
 
 def parse_notes_in_workers(kb: KnowledgeBase) -> None:
@@ -109,10 +94,10 @@ def parse_notes_in_workers(kb: KnowledgeBase) -> None:
 def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester) -> None:
     """Give each increment its suggested sections (from `suggester`, over `kb`), related material and
     name-clash warnings."""
-    kept = _Kept.for_run(kb, lang)
+    kept = AtCommit.for_run(kb, NAMESPACE, "placed", config_digest(kb.config), lang)
     missing: list[Item] = []
     for item in increments:
-        hit = kept.get(item) if kept is not None else None
+        hit = _kept(kb, item, kept) if kept is not None else None
         if hit is None:
             missing.append(item)
             continue
@@ -132,7 +117,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
     notices = kb.notices[notices_before:]
     for item, placement in placements:
         if kept is not None:
-            kept.put(item, (*placement[:3], notices))
+            _keep(item, (*placement[:3], notices), kept)
         _apply(item, placement)
 
 

@@ -5,7 +5,6 @@ and the merge actions in priority order.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
@@ -15,6 +14,7 @@ from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
 from kbcheck.digest.phrases import say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
+from kbcheck.rules.kb006_stale_number import StaleNumber
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -201,10 +201,7 @@ def linked_files(kb: KnowledgeBase, path: str) -> list[str]:
 
 def _section_at(kb: KnowledgeBase, path: str, line: int) -> str:
     doc = kb.document(path)
-    if doc is None:
-        return ""
-    starts = [s.line for s in doc.sections]
-    return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
+    return doc.section_at(line).name if doc is not None else ""
 
 
 def shown(section: str) -> str:
@@ -278,8 +275,8 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for finding in findings:
-        if finding.rule == "KB006":
-            now = finding.message.rsplit(" now says ", 1)[-1] if " now says " in finding.message else "?"
+        if isinstance(finding.facts, StaleNumber):
+            now = finding.facts.now()
             section = _section_at(kb, finding.path, finding.line)
             actions.append((say(lang, "action.update_number", number=finding.subject, now=now), finding.path, section))
     return [MergeAction(n, action, path, section) for n, (action, path, section) in enumerate(actions, 1)]

@@ -8,13 +8,12 @@ would be ambiguous.
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.model.cards import split_frontmatter
-from kbcheck.model.document import REFERENCE, Document, Section, inline_text
+from kbcheck.model.document import Document, Section, inline_text
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
 
@@ -28,16 +27,6 @@ def _namer(path: str, several: bool) -> Callable[[str], str]:
     return (lambda name: f"{stem} {name}") if several else (lambda name: name)
 
 
-def _section_finder(doc: Document) -> Callable[[int], str]:
-    """Line -> name of the section holding it (sections are in line order)."""
-    starts = [section.line for section in doc.sections]
-
-    def find(line: int) -> str:
-        return doc.sections[max(0, bisect.bisect_right(starts, line) - 1)].name
-
-    return find
-
-
 def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
     """id -> its status summed over every living document of `kb`."""
     documents = living_documents(kb)
@@ -48,11 +37,10 @@ def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
         if doc is None:
             continue
         name = _namer(path, several)
-        section_of = _section_finder(doc)
         for ident, where in document_mentions(kb, path).items():
             references: list[str] = []
             for line, _col in where.references:
-                section = name(section_of(line))
+                section = name(doc.section_at(line).name)
                 if section not in references:
                     references.append(section)
             status = IdStatus(
@@ -147,7 +135,3 @@ def touched_sections(old_doc: Document, old_text: str, new_doc: Document, new_te
 
 def section_count(doc: Document) -> int:
     return sum(1 for section in doc.sections if section.heading is not None)
-
-
-def has_reference_section(doc: Document) -> bool:
-    return doc.has_role(REFERENCE)

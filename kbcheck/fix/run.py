@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.findings import Finding, Report
 from kbcheck.fix.apply import apply_fixes
-from kbcheck.fix.worktree import blob_id, replace_if_unchanged, tracked_bytes
+from kbcheck.fix.worktree import replace_if_unchanged, tracked_bytes
+from kbcheck.git import blob_id
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository

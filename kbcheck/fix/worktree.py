@@ -7,20 +7,12 @@ fixing hooks leave theirs.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
-from kbcheck.files import regular_bytes, terminate_as_interrupt
+from kbcheck.files import regular_bytes, terminate_as_interrupt, write_replacing
 from kbcheck.i18n import _
-
-
-def blob_id(data: bytes, object_format: str) -> str:
-    """The id git gives these bytes as a blob (`git hash-object`)."""
-    hasher = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
-    return hasher(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def tracked_bytes(root: Path, path: str) -> bytes | None:
@@ -48,24 +40,11 @@ def replace_if_unchanged(root: Path, path: str, expected: bytes, data: bytes) ->
         mode = stat.S_IMODE(os.lstat(target).st_mode)
         if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
             return _("the file is read-only")
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".kbcheck-fix")
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    try:
         with terminate_as_interrupt():
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temp, mode)
-            if tracked_bytes(root, path) != expected:  # changed while we fixed: leave the writer's version
-                os.unlink(temp)
+            # changed while we fixed: the writer's version is left as it is
+            if not write_replacing(target, data, mode=mode, suffix=".kbcheck-fix",
+                                   still=lambda: tracked_bytes(root, path) == expected):
                 return _("the file changed while it was being fixed")
-            os.replace(temp, target)
     except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
         return exc.strerror or str(exc)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
     return None

@@ -158,16 +158,58 @@ def _load_yaml(fm: str) -> tuple[Any, CardProblem | None]:
         return None, CardProblem.of(1, _("frontmatter is not valid YAML: {reason}", reason=reason))
 
 
+@dataclass(frozen=True)
+class Frontmatter:
+    """A file's frontmatter, read once the one way: python-frontmatter's YAML handler with the C
+    safe loader, then bounded plain data (at most `_MAX_NODES` values, aliases expanded, and
+    `_MAX_DEPTH` levels), so an alias bomb costs the same little in a card, a note and the digest."""
+
+    #: the YAML text between the `---` lines; None when the file has no frontmatter
+    text: str | None
+    #: the value: a mapping as plain data (dates as ISO strings), any other value as YAML read it,
+    #: None when empty or unreadable
+    data: Any
+    #: why it could not be read (invalid YAML, too many values, too deep), None when it was
+    problem: CardProblem | None
+    #: the 1-based line where the body starts, and the body
+    body_line: int
+    body: str
+
+    @property
+    def fields(self) -> dict[str, Any] | None:
+        """The fields when the frontmatter is a readable mapping, else None."""
+        return self.data if isinstance(self.data, dict) else None
+
+
+def read_frontmatter(text: str) -> Frontmatter:
+    """The frontmatter of a file's text (`Frontmatter`)."""
+    fm, body_line, body = split_frontmatter(text)
+    if fm is None:
+        return Frontmatter(None, None, None, body_line, body)
+    return Frontmatter(fm, *_bounded_yaml(fm), body_line, body)
+
+
+def _bounded_yaml(fm: str) -> tuple[Any, CardProblem | None]:
+    data, problem = _load_yaml(fm)
+    if problem is None and isinstance(data, dict):
+        try:
+            data = _plain(data, [_MAX_NODES])
+        except ValueError as exc:
+            reason = exc.args[0] if exc.args else exc
+            return None, CardProblem.of(2, reason) if isinstance(reason, Text) else CardProblem(2, str(exc))
+    return data, problem
+
+
 def load_frontmatter(fm: str) -> Any:
-    """Frontmatter text as data; None when it is not valid YAML (only a card's must be)."""
-    return _load_yaml(fm)[0]
+    """Frontmatter text (between the `---` lines) as data, read as `read_frontmatter` reads it;
+    None when it is not readable YAML."""
+    return _bounded_yaml(fm)[0]
 
 
 def frontmatter_fields(text: str) -> tuple[dict[str, Any], int]:
-    """(a file's frontmatter fields, 1-based line where its body starts): `{}` without a YAML mapping."""
-    fm, body_line, _body = split_frontmatter(text)
-    data = load_frontmatter(fm) if fm is not None else None
-    return (data if isinstance(data, dict) else {}), body_line
+    """(a file's frontmatter fields, 1-based line where its body starts): `{}` without a readable mapping."""
+    front = read_frontmatter(text)
+    return front.fields or {}, front.body_line
 
 
 def _plain(value: Any, budget: list[int], depth: int = 0) -> Any:
@@ -216,25 +258,18 @@ def _number_parts(value: Any) -> tuple[set[float], list[str]]:
 def parse_card(path: str, kind: str, text: str, roots: tuple[str, ...] = ("organized", "inbox")) -> Card:
     """Read a card's frontmatter, check it (KB008) and summarise it."""
     problems: list[CardProblem] = []
-    fm, body_line, body = split_frontmatter(text)
-    fields: dict[str, Any] = {}
+    front = read_frontmatter(text)
+    fm, body_line, body = front.text, front.body_line, front.body
+    fields: dict[str, Any] = front.fields or {}
     if fm is None:
         problems.append(CardProblem.of(1, _("card has no YAML frontmatter (a `---` block at the top)")))
-    else:
-        data, problem = _load_yaml(fm)
-        if problem is not None:
-            problems.append(problem)
-        elif data is None:
-            problems.append(CardProblem.of(1, _("card frontmatter is empty")))
-        elif not isinstance(data, dict):
-            problems.append(CardProblem.of(2, _("card frontmatter must be a mapping of fields, not a {type}",
-                                                type=type(data).__name__)))
-        else:
-            try:
-                fields = _plain(data, [_MAX_NODES])
-            except ValueError as exc:
-                reason = exc.args[0] if exc.args else exc
-                problems.append(CardProblem.of(2, reason) if isinstance(reason, Text) else CardProblem(2, str(exc)))
+    elif front.problem is not None:
+        problems.append(front.problem)
+    elif front.data is None:
+        problems.append(CardProblem.of(1, _("card frontmatter is empty")))
+    elif front.fields is None:
+        problems.append(CardProblem.of(2, _("card frontmatter must be a mapping of fields, not a {type}",
+                                            type=type(front.data).__name__)))
     missing = [name for name in REQUIRED.get(kind, ()) if fm is not None and not problems and fields.get(name) in (None, "")]
     for name in missing:
         problems.append(CardProblem.of(2, _("required field '{field}' is missing", field=name)))

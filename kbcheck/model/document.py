@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
+#: the file names read as markdown
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 # `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
 _DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
@@ -158,6 +160,14 @@ class Document:
     def block_at(self, line: int) -> Block | None:
         """The innermost block covering a line (the line index is built on the first call)."""
         return self._lines.block_at(line)
+
+    @cached_property
+    def _section_starts(self) -> list[int]:
+        return [section.line for section in self.sections]
+
+    def section_at(self, line: int) -> Section:
+        """The section holding a line: the last to start at or before it (sections are in line order)."""
+        return self.sections[max(0, bisect_right(self._section_starts, line) - 1)]
 
     def descendants(self, block: Block) -> list[Block]:
         """A block's nested list items, depth first."""
@@ -612,14 +622,41 @@ class _Builder:
 
     def _directive(self, html: str) -> None:
         for raw in html.splitlines():
-            m = _DIRECTIVE.match(raw)
-            if not m or not _DIRECTIVE_IDS.fullmatch(m.group(2).strip()):
+            found = read_directive(raw)
+            if found is None or not found[2]:
                 continue
-            rules = frozenset(r.strip().upper() for r in m.group(2).split(",") if r.strip())
-            if m.group(1) == "disable-file":
+            rules = frozenset(name.upper() for name in found[1])
+            if found[0]:
                 self.file_disabled |= rules
             else:
                 self.pending_disable = self.pending_disable | rules
+
+
+def read_directive(line: str) -> tuple[bool, tuple[str, ...], bool] | None:
+    """A disable comment on one line (`<!-- kbcheck: disable=KB005,KB006 -->`): whether it is
+    `disable-file`, the rule names as written, and whether they are well formed (only well-formed
+    ones disable anything); None for any other line."""
+    m = _DIRECTIVE.match(line)
+    if not m:
+        return None
+    names = tuple(part.strip() for part in m.group(2).split(",") if part.strip())
+    return m.group(1) == "disable-file", names, _DIRECTIVE_IDS.fullmatch(m.group(2).strip()) is not None
+
+
+def directives_in(text: str) -> list[tuple[int, bool, tuple[str, ...]]]:
+    """Every disable comment of a markdown text, from the token stream the parser reads:
+    (its 1-based line, whether it is `disable-file`, the rule names as written)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    found: list[tuple[int, bool, tuple[str, ...]]] = []
+    for token in _markdown().parse(text):
+        if token.type != "html_block" or token.map is None:
+            continue
+        for offset, raw in enumerate(token.content.splitlines()):
+            directive = read_directive(raw)
+            if directive is not None:
+                found.append((token.map[0] + 1 + offset, directive[0], directive[1]))
+    return found
 
 
 def _front_title(content: str) -> str:

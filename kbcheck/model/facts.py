@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from kbcheck.i18n import _
-from kbcheck.model import layout_version
 from kbcheck.model.cards import PAPER, REPO, Card, parse_card, split_frontmatter
 from kbcheck.model.document import Document, HeadingPatterns, parse_document
 
@@ -38,8 +37,8 @@ class ParseSettings:
 
     @cached_property
     def key(self) -> str:
-        """A digest of these settings and of the model's code (`layout_version`)."""
-        parts = [layout_version()]
+        """A digest of these settings (kbcheck's own code versions the whole cache)."""
+        parts: list[str] = []
         for pattern in (self.patterns.reference, self.patterns.trend, self.patterns.open_question):
             parts += [type(pattern).__name__, pattern.pattern, str(getattr(pattern, "flags", ""))]
         parts += ["roots", *self.roots, "markers", *self.uncertainty_markers]
@@ -104,27 +103,3 @@ def block_refs(document: Document) -> BlockRefs:
     """Each block's refs as plain tuples, aligned with the document's blocks."""
     return tuple(tuple((r.kind, r.value, r.line, r.column, r.form) for r in block.refs)
                  for block in document.blocks)
-
-
-@dataclass(frozen=True)
-class Facts:
-    """All of one file's facts."""
-
-    text: str | None
-    #: why the file has no text (binary, not UTF-8), else None
-    unread: str | None = None
-    document: Document | None = None
-    card: Card | None = None
-
-
-def file_facts(path: str, kind: str, content: bytes | str, settings: ParseSettings) -> Facts:
-    """Every fact of one file, from its path, kind and content."""
-    if isinstance(content, bytes):
-        text, unread = read_text(content)
-        if text is None:
-            return Facts(None, unread)
-    else:
-        text = content
-    card = card_facts(path, kind, text, settings) if kind in CARD_KINDS else None
-    document = document_facts(kind, text, settings, card.body_line if card is not None else None)
-    return Facts(text, None, document, card)

@@ -2,7 +2,7 @@
 
 Rules and the digest read files by kind, documents, cards, ids and resolved
 citations here. Where the facts come from (a snapshot read once, a cache
-keyed by blob id, worker processes) is `kbcheck.store.FactStore`'s business:
+keyed by blob id, worker processes) is `kbcheck.model.store.FactStore`'s business:
 a `--staged` run that touches two files reads little more than those two
 files and the cards they cite.
 """
@@ -23,7 +23,7 @@ from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
-from kbcheck.store import REFS, FactStore
+from kbcheck.model.store import REFS, FactStore
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -39,7 +39,7 @@ _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
 DIRECTIVE_WORD_KEY = "names-kbcheck"
 #: the cache key of `note_id`, before what else it depends on
-NOTE_ID_KEY = "note-id-1"
+NOTE_ID_KEY = "note-id"
 
 
 def _names_kbcheck(text: str) -> bool:
@@ -338,9 +338,6 @@ class KnowledgeBase:
             stem = file_id(path, REPO)
             return ("repo", stem) if stem else None
         return None
-
-    def card_for(self, citation: Citation) -> Card | None:
-        return self.card(citation.card_path) if citation.card_path else None
 
     def nearest_paper_ids(self, arxiv_id: str, n: int = 1) -> list[str]:
         """Card ids closest to an unknown id (a typo or a fabricated id), in its month.

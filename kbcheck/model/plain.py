@@ -7,12 +7,14 @@ no cache code (the model's layout version, part of every cache key, changes
 with it). A dataclass becomes the tuple of its fields' values in field order;
 lists, tuples, frozensets and dicts keep their shape with their items
 converted; str, int, float, bool, bytes, None and `Any` stay as they are.
+A class that lists its dataclass subclasses by name (`kinds`, as
+`kbcheck.findings.Facts` does) is stored as the subclass's name, then its
+fields; a name it does not list reads back as a ValueError (a cache miss).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
 import types
 import typing
 from collections.abc import Callable
@@ -30,8 +32,7 @@ def _same(value: Any) -> Any:
 
 
 def _hints(cls: type) -> dict[str, Any]:
-    module = sys.modules.get(cls.__module__)
-    return typing.get_type_hints(cls, vars(module) if module is not None else None)
+    return typing.get_type_hints(cls)  # each class's annotations read in its own module
 
 
 @cache
@@ -41,6 +42,8 @@ def _converters(annotation: Any) -> tuple[Convert, Convert]:
         return _same, _same
     if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
         return _dataclass_converters(annotation)
+    if isinstance(annotation, type) and isinstance(getattr(annotation, "kinds", None), dict):
+        return _kind_converters(annotation.kinds)  # type: ignore[attr-defined]  # checked just above
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
         arms = [a for a in args if a is not type(None)]
@@ -109,6 +112,21 @@ def _dataclass_converters(cls: type) -> tuple[Convert, Convert]:
         for place, convert in nested:
             values[place] = convert(values[place])
         return cls(*values)
+
+    return dump, load
+
+
+def _kind_converters(kinds: dict[str, type]) -> tuple[Convert, Convert]:
+    """One of several dataclasses, named: `(name, *fields)`."""
+
+    def dump(value: Any) -> tuple[Any, ...]:
+        kind: Any = type(value)
+        return (kind.__name__, *_converters(kind)[0](value))
+
+    def load(data: Any) -> Any:
+        if not isinstance(data, tuple) or not data or data[0] not in kinds:
+            raise ValueError("not a cached value of a known kind")
+        return _converters(kinds[data[0]])[1](data[1:])
 
     return dump, load
 

@@ -13,7 +13,6 @@ import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from kbcheck import __version__
 from kbcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ class _Renderer(Protocol):
 
 
 def render(fmt: str, report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = __version__, lang: str = "en") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Write `report` to `out` in format `fmt`; `rules` describes every rule (for SARIF).
 
     The findings' messages are already in the language asked for; `lang` is for the

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
-from kbcheck import __version__
 from kbcheck.urls import HOMEPAGE, rule_doc_url
+from kbcheck.version import version
 
 if TYPE_CHECKING:
     from kbcheck.findings import Edit, Finding, Report
@@ -133,6 +133,6 @@ def sarif_log(report: Report, rules: Mapping[str, Rule], tool_version: str) -> d
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = __version__, lang: str = "en") -> None:
+           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Indented UTF-8 JSON with a trailing newline."""
-    out.write(json.dumps(sarif_log(report, rules, tool_version), ensure_ascii=False, indent=2) + "\n")
+    out.write(json.dumps(sarif_log(report, rules, tool_version or version()), ensure_ascii=False, indent=2) + "\n")

@@ -9,7 +9,7 @@ without NO_COLOR. Notices are not printed here; the CLI writes them to stderr.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.printable import for_terminal
@@ -85,11 +85,16 @@ def fixable_line(report: Report, *, color: bool = False, lang: str = "en") -> st
     return f"{mark} {say(line, lang)}"
 
 
-def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
-           color: bool = False, tool_version: str = "", lang: str = "en") -> None:
-    """Write each finding in the engine's order, then the summary line and the fixable count."""
+def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *, color: bool = False,
+           tool_version: str = "", lang: str = "en", quiet: bool = False, statistics: Sequence[str] = ()) -> None:
+    """Write each finding in the engine's order, then the `statistics` lines (`--statistics`),
+    then, unless `quiet`, the summary line and the fixable count."""
     for finding in report.findings:
         out.write(format_finding(finding, color=color) + "\n")
+    for line in statistics:
+        out.write(line + "\n")
+    if quiet:
+        return
     out.write(summary_line(report, lang=lang) + "\n")
     fixable = fixable_line(report, color=color, lang=lang)
     if fixable is not None:

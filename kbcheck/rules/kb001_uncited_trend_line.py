@@ -39,9 +39,10 @@ the item, or `ignore = ["KB001"]` / `per-file-ignores` in `.kbcheck.toml`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import TREND
 from kbcheck.rules._number_evidence import section_sources
@@ -79,10 +80,19 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         first_line = block.text.split("\n", 1)[0].strip()
         yield Problem(
             path=file.path, line=block.line, column=1, end_line=block.end_line,
-            message=_("trend line cites no source: \"{line}\"; add the arXiv id, DOI, repo or card it rests on",
-                      line=_short(first_line)),
-            subject=first_line[:80],
+            facts=UncitedTrendLine(first_line), subject=first_line[:80],
         )
+
+
+@dataclass(frozen=True, slots=True)
+class UncitedTrendLine(Facts):
+    """The trend line (its first line) cites no source."""
+
+    text: str
+
+    def message(self) -> str:
+        return _("trend line cites no source: \"{line}\"; add the arXiv id, DOI, repo or card it rests on",
+                 line=_short(self.text))
 
 
 def _declared_by_section(doc: Document, index: int | None, declared: Callable[[int], bool]) -> bool:

@@ -49,9 +49,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.mentions import IdMentions, document_mentions
@@ -91,12 +92,18 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             if any(_named(name, body) for name in _names(kb, doc, file.path, where)) or _numbered(doc, where, body):
                 continue
         line, column = where.references[0]
-        yield Problem(
-            path=file.path, line=line, column=column,
-            message=_("{id} is in the reference list but never mentioned in the body; write its entry or drop the reference",
-                      id=ident),
-            subject=ident,
-        )
+        yield Problem(path=file.path, line=line, column=column, facts=ReferenceNeverMentioned(ident), subject=ident)
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceNeverMentioned(Facts):
+    """The reference list holds `id`; the body never mentions it."""
+
+    id: str
+
+    def message(self) -> str:
+        return _("{id} is in the reference list but never mentioned in the body; write its entry or drop the reference",
+                 id=self.id)
 
 
 def _own_source(doc: Document, where: IdMentions) -> bool:

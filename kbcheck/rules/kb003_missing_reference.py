@@ -46,9 +46,10 @@ you to edit.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.fix.edits import reference_entry
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE
@@ -80,10 +81,20 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     # in order of first mention: appended entries (and a numbered list's numbers) follow the text
     for ordinal, ((line, column, section), ident, kind) in enumerate(sorted(missing)):
         yield Problem(
-            path=file.path, line=line, column=column,
-            message=_("{id} is mentioned in {section} but missing from the reference list", id=ident, section=section),
+            path=file.path, line=line, column=column, facts=MissingReference(ident, section),
             subject=ident, fix=reference_entry(kb, file.path, kind, ident, ordinal),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class MissingReference(Facts):
+    """`id`, first mentioned in `section`, has no entry in the reference list."""
+
+    id: str
+    section: str
+
+    def message(self) -> str:
+        return _("{id} is mentioned in {section} but missing from the reference list", id=self.id, section=self.section)
 
 
 def _subject_ids(kb: KnowledgeBase, doc: Document, path: str) -> set[str]:

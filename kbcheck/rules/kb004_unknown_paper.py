@@ -42,9 +42,10 @@ the index of paper-card ids of the whole knowledge base.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
@@ -75,12 +76,21 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
                 return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)
-            message = _("arXiv:{id} has no paper card in the knowledge base", id=citation.id)
-            if nearest:
-                message = _("arXiv:{id} has no paper card in the knowledge base; did you mean {nearest} ({path})?",
-                            id=citation.id, nearest=nearest[0], path=kb.paper_card_path(nearest[0]))
-            yield Problem(
-                path=file.path, line=citation.line, column=citation.column,
-                message=message,
-                subject=citation.id,
-            )
+            facts = UnknownPaper(citation.id, nearest[0] if nearest else None,
+                                 kb.paper_card_path(nearest[0]) if nearest else None)
+            yield Problem(path=file.path, line=citation.line, column=citation.column, facts=facts, subject=citation.id)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownPaper(Facts):
+    """No paper card has arXiv `id`; `nearest` is the closest id that has one (`nearest_card`)."""
+
+    id: str
+    nearest: str | None
+    nearest_card: str | None
+
+    def message(self) -> str:
+        if self.nearest is None:
+            return _("arXiv:{id} has no paper card in the knowledge base", id=self.id)
+        return _("arXiv:{id} has no paper card in the knowledge base; did you mean {nearest} ({path})?",
+                 id=self.id, nearest=self.nearest, path=self.nearest_card)

@@ -72,9 +72,10 @@ or `per-file-ignores`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing, ngettext
 from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
@@ -91,18 +92,29 @@ KINDS = ("knowledge", "brief", "guide")
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for verdict in number_verdicts(kb, file.path):
         claim = verdict.claim
-        if verdict.reason == UNSOURCED:
-            message = _("{number} has no source in its block, its sections or the file's own sources; "
-                        "cite the paper, repo or card it comes from", number=claim.text)
-        elif verdict.reason == NOT_IN_CARDS:
-            names = listing(card.path for card in verdict.cards[:3])
-            count = len(verdict.cards)
-            message = ngettext("{number} is not found in the cited card {cards}", "{number} is not found in the cited cards {cards}",
-                               count, number=claim.text, cards=names)
-            if count > 3:
-                message = ngettext("{number} is not found in the cited cards {cards} and {more} more",
-                                   "{number} is not found in the cited cards {cards} and {more} more",
-                                   count - 3, number=claim.text, cards=names, more=count - 3)
-        else:
+        if verdict.reason not in (UNSOURCED, NOT_IN_CARDS):
             continue
-        yield Problem(path=file.path, line=claim.line, column=claim.column, message=message, subject=claim.text)
+        facts = UnverifiedNumber(claim.text, verdict.reason, tuple(card.path for card in verdict.cards))
+        yield Problem(path=file.path, line=claim.line, column=claim.column, facts=facts, subject=claim.text)
+
+
+@dataclass(frozen=True, slots=True)
+class UnverifiedNumber(Facts):
+    """`number` has no source (`reason` "unsourced"), or none of its cited `cards` holds it."""
+
+    number: str
+    reason: str
+    cards: tuple[str, ...]
+
+    def message(self) -> str:
+        if self.reason == UNSOURCED:
+            return _("{number} has no source in its block, its sections or the file's own sources; "
+                     "cite the paper, repo or card it comes from", number=self.number)
+        names = listing(self.cards[:3])
+        count = len(self.cards)
+        if count <= 3:
+            return ngettext("{number} is not found in the cited card {cards}", "{number} is not found in the cited cards {cards}",
+                            count, number=self.number, cards=names)
+        return ngettext("{number} is not found in the cited cards {cards} and {more} more",
+                        "{number} is not found in the cited cards {cards} and {more} more",
+                        count - 3, number=self.number, cards=names, more=count - 3)

@@ -53,9 +53,10 @@ disable=KB006 -->` before it, or `per-file-ignores`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.fix.edits import restated_number
 from kbcheck.i18n import _
 from kbcheck.rules._number_evidence import STALE, number_verdicts
@@ -74,6 +75,28 @@ def _show(value: float) -> str:
     return str(int(value)) if value == int(value) else str(value)
 
 
+@dataclass(frozen=True, slots=True)
+class StaleNumber(Facts):
+    """`written` (as the document has it) is not the card's `field` value `card_value`."""
+
+    written: str
+    card: str
+    field: str
+    card_value: float
+
+    def now(self) -> str:
+        """What the card says now: `stars: 245`."""
+        return f"{self.field}: {_show(self.card_value)}"
+
+    def data(self) -> dict[str, object]:
+        value = self.card_value
+        return {**Facts.data(self), "card_value": int(value) if value == int(value) else value}
+
+    def message(self) -> str:
+        return _("{number} is stale: {card} now says {field}: {value}", number=self.written, card=self.card,
+                 field=self.field, value=_show(self.card_value))
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for verdict in number_verdicts(kb, file.path):
         if verdict.reason != STALE or verdict.field_value is None:
@@ -81,7 +104,6 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         claim, card = verdict.claim, verdict.cards[0]
         yield Problem(
             path=file.path, line=claim.line, column=claim.column,
-            message=_("{number} is stale: {card} now says {field}: {value}", number=claim.text, card=card.path,
-                      field=claim.field, value=_show(verdict.field_value)),
+            facts=StaleNumber(claim.text, card.path, str(claim.field), verdict.field_value),
             subject=claim.text, fix=restated_number(claim, verdict.field_value),
         )

@@ -60,10 +60,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.authors import allowed_globs, may_write
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing
 
 if TYPE_CHECKING:
@@ -76,22 +77,50 @@ SEVERITY = "error"
 KINDS = ()
 
 
-def _what(change: Change) -> str:
-    if change.commit:
-        actor = _("commit {sha}", sha=change.commit[:12])
-    elif change.range:
-        actor = _("the change {range}", range=change.range)
+def _what(facts: WriteOutsideInbox) -> str:
+    if facts.commit:
+        actor = _("commit {sha}", sha=facts.commit[:12])
+    elif facts.range:
+        actor = _("the change {range}", range=facts.range)
     else:
         actor = _("the staged change")
-    if change.status == "R" and change.old_path is not None:
-        return _("{actor} renames {old} to {path}", actor=actor, old=change.old_path, path=change.path)
-    if change.status == "A":
-        return _("{actor} adds {path}", actor=actor, path=change.path)
-    if change.status == "M":
-        return _("{actor} modifies {path}", actor=actor, path=change.path)
-    if change.status == "D":
-        return _("{actor} deletes {path}", actor=actor, path=change.path)
-    return _("{actor} changes {path}", actor=actor, path=change.path)
+    if facts.status == "R" and facts.old_path is not None:
+        return _("{actor} renames {old} to {path}", actor=actor, old=facts.old_path, path=facts.changed)
+    if facts.status == "A":
+        return _("{actor} adds {path}", actor=actor, path=facts.changed)
+    if facts.status == "M":
+        return _("{actor} modifies {path}", actor=actor, path=facts.changed)
+    if facts.status == "D":
+        return _("{actor} deletes {path}", actor=actor, path=facts.changed)
+    return _("{actor} changes {path}", actor=actor, path=facts.changed)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutsideInbox(Facts):
+    """`author` (a login, or how an unconfigured author is named) may not write a side of the change:
+    `configured` false, the author is in no `authors_section`; else `globs` is what `role` may write.
+    The change: its `status` (`A`, `M`, `D`, `R`), `changed` path, `old_path`, `commit` or `range`."""
+
+    author: str
+    configured: bool
+    role: str
+    globs: tuple[str, ...]
+    authors_section: str
+    status: str
+    changed: str
+    old_path: str | None
+    commit: str | None
+    range: str | None
+
+    def message(self) -> str:
+        if not self.configured:
+            return _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
+                     author=self.author, section=self.authors_section, what=_what(self))
+        if not self.globs:
+            return _("{author} (role {role}) may write nothing: role '{role}' has no globs in [roles]; {what}",
+                     author=self.author, role=self.role, what=_what(self))
+        return _("{author} (role {role}) may write only {globs}; {what}",
+                 author=self.author, role=self.role, globs=listing(self.globs), what=_what(self))
 
 
 def _authors_section(config: Config) -> str:
@@ -111,26 +140,21 @@ def check_changes(changes: list[Change], config: Config) -> Iterator[Problem]:
                 if config.allow_unknown_authors:
                     continue
                 key = ("?" + change.author_label, side)
-                message: str = _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
-                                 author=change.author_label, section=_authors_section(config), what=_what(change))
+                facts = _facts(config, change, change.author_label, configured=False)
             else:
                 if may_write(config, change.author, side):
                     continue
                 key = (change.author, side)
-                message = _outside_message(config, change)
+                facts = _facts(config, change, change.author, configured=True)
             if key in seen:
                 continue
             seen.add(key)
-            yield Problem(path=side, line=1, column=1, message=message, subject=side, file_level=True)
+            yield Problem(path=side, line=1, column=1, facts=facts, subject=side, file_level=True)
 
 
-def _outside_message(config: Config, change: Change) -> str:
-    assert change.author is not None
-    author = config.authors.get(change.author)
-    role = author.role if author is not None else "?"
-    globs = allowed_globs(config, change.author)
-    if not globs:
-        return _("{author} (role {role}) may write nothing: role '{role}' has no globs in [roles]; {what}",
-                 author=change.author, role=role, what=_what(change))
-    return _("{author} (role {role}) may write only {globs}; {what}",
-             author=change.author, role=role, globs=listing(globs), what=_what(change))
+def _facts(config: Config, change: Change, author: str, *, configured: bool) -> WriteOutsideInbox:
+    known = config.authors.get(change.author) if configured and change.author is not None else None
+    globs = allowed_globs(config, change.author) if configured and change.author is not None else ()
+    return WriteOutsideInbox(author, configured, known.role if known is not None else "?", tuple(globs),
+                             _authors_section(config), change.status, change.path, change.old_path,
+                             change.commit, change.range)

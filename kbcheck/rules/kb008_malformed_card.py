@@ -46,9 +46,11 @@ or `per-file-ignores`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
+from kbcheck.i18n import Text
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -65,7 +67,19 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     if card is None:
         return
     for problem in card.problems:
-        yield Problem(
-            path=file.path, line=problem.line, column=1, message=problem.text(),
-            subject=file.path, file_level=True,
-        )
+        yield Problem(path=file.path, line=problem.line, column=1, facts=MalformedCard(problem.message, problem.said),
+                      subject=file.path, file_level=True)
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedCard(Facts):
+    """What is wrong with the card (`reason`, in English; `said`: how it was said, `Text.plain`)."""
+
+    reason: str
+    said: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        return Text.from_plain(self.said) if self.said else self.reason
+
+    def data(self) -> dict[str, object]:
+        return {"reason": self.reason}

@@ -48,9 +48,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
@@ -80,19 +81,28 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
                 lines = (kb.text(file.path) or "").split("\n")
             if _glob_read_as_emphasis(broken.written, lines, broken.line, broken.column):
                 continue
-        if broken.target is None:
-            message = _("{path} points outside the repository", path=broken.written)
-        elif broken.written.startswith("[["):
-            message = _("{path} names no file in the knowledge base", path=broken.written)
-        elif broken.target != broken.written:
-            message = _("{path} does not exist in the checked tree (resolved to {target})",
-                        path=broken.written, target=broken.target)
-        else:
-            message = _("{path} does not exist in the checked tree", path=broken.written)
         yield Problem(
-            path=file.path, line=broken.line, column=broken.column, message=message,
+            path=file.path, line=broken.line, column=broken.column, facts=BrokenPath(broken.written, broken.target),
             subject=broken.target if broken.target is not None else broken.written,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenPath(Facts):
+    """The link or path as `written` resolves to `target` (None: outside the repository), which is not there."""
+
+    written: str
+    target: str | None
+
+    def message(self) -> str:
+        if self.target is None:
+            return _("{path} points outside the repository", path=self.written)
+        if self.written.startswith("[["):
+            return _("{path} names no file in the knowledge base", path=self.written)
+        if self.target != self.written:
+            return _("{path} does not exist in the checked tree (resolved to {target})",
+                     path=self.written, target=self.target)
+        return _("{path} does not exist in the checked tree", path=self.written)
 
 
 def _stand_in(written: str) -> bool:

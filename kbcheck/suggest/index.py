@@ -25,8 +25,8 @@ from kbcheck.suggest.terms import term_counts
 if TYPE_CHECKING:
     from kbcheck.config import Config
 
-#: bump when the summary's shape changes: old cache entries are then ignored
-_VERSION = "suggest-3"
+#: what the cache keys of the suggester begin with (kbcheck's own code versions the cache)
+_VERSION = "suggest"
 _NAMESPACE = "suggest"
 _LABEL_PREFIX = re.compile(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
 #: (kind, value, form) of a ref, as `KnowledgeBase.resolve_refs` takes it

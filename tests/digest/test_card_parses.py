@@ -8,7 +8,7 @@ import json
 import pytest
 from gitrepo import GitRepo
 
-import kbcheck.store
+import kbcheck.model.store
 from kbcheck.cli import main
 from kbcheck.model.facts import document_facts
 
@@ -48,7 +48,7 @@ def test_a_cold_digest_parses_each_card_once(changed_cards: GitRepo, monkeypatch
         parsed.append((kind, text))
         return document_facts(kind, text, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(kbcheck.store, "document_facts", counting)
+    monkeypatch.setattr(kbcheck.model.store, "document_facts", counting)
     first = _digest()
     cards = [item for item in parsed if item[0] in ("paper_card", "repo_card")]
     # both revisions of the refreshed paper card were read: their findings, then their cautions

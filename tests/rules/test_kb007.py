@@ -38,8 +38,10 @@ def test_writer_writes_another_inbox() -> None:
     found = problems([tom("A", "inbox/jay/brief.md")])
     assert found == [Problem(
         path="inbox/jay/brief.md", line=1, column=1, subject="inbox/jay/brief.md", file_level=True,
-        message="tom (role writer) may write only inbox/tom/**; the staged change adds inbox/jay/brief.md",
+        facts=kb007.WriteOutsideInbox("tom", True, "writer", ("inbox/tom/**",), ".kbcheck.toml [authors]",
+                                      "A", "inbox/jay/brief.md", None, None, None),
     )]
+    assert found[0].message == "tom (role writer) may write only inbox/tom/**; the staged change adds inbox/jay/brief.md"
 
 
 @pytest.mark.parametrize("status, verb", [("M", "modifies"), ("D", "deletes")])
