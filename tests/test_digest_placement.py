@@ -212,9 +212,9 @@ def test_escape_markdown_keeps_one_line_and_no_markup() -> None:
 def test_the_chinese_brief_has_the_place_the_related_material_and_the_actions(digest, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["digest", "--since", digest["base"], "--lang", "zh"]) == 0
     markdown = capsys.readouterr().out
-    assert "**建议归入 / Suggested place**" in markdown
+    assert "**建议归入**" in markdown and "Suggested place" not in markdown
     assert f"- `{LIVING}` §2.1 请求路由（第 5 行，得分 " in markdown
-    assert "**库内同族材料（用于交叉定位，非本轮新增） / Related material**" in markdown
+    assert "**库内同族材料（用于交叉定位，非本轮新增）**" in markdown
     assert "- `organized/guides/routing-practice.md`：链接了本条" in markdown
     actions = markdown.split("## 建议的归并动作（按优先级）", 1)[1].split("\n## ", 1)[0]
     assert actions.strip().splitlines()[0].startswith("1. §2.1 请求路由 新增 arXiv:2610.02076")

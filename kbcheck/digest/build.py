@@ -25,10 +25,11 @@ from kbcheck.digest.relation import (
     living_documents,
     living_status,
     reference_ids,
+    reference_sources,
     section_count,
     touched_sections,
 )
-from kbcheck.engine import RunOptions, check
+from kbcheck.engine import RunOptions, check, rule_kind
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules import all_rules
@@ -50,7 +51,8 @@ def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
 
 def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
     """Every finding (no KB007, no baseline) located in `paths` of this snapshot."""
-    present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None)
+    # a file no rule reads (an image matching no glob) is not read at all: no "binary file" notice
+    present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None and rule_kind(kb, p) is not None)
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
     return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
@@ -66,7 +68,7 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
     if item.change == ADDED:
         if new_doc is None:
             return say(lang, "living.added", sections="?", refs="?")
-        return say(lang, "living.added", sections=section_count(new_doc), refs=len(reference_ids(head_kb, item.path)))
+        return say(lang, "living.added", sections=section_count(new_doc), refs=reference_sources(head_kb, item.path))
     parts: list[str] = []
     if item.old_path is not None:
         parts.append(say(lang, "living.renamed", old=item.old_path))
@@ -176,7 +178,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        merge_actions=actions,
+        has_paper_cards=bool(head_kb.paths_of_kind(PAPER)), merge_actions=actions,
     )
 
 

@@ -11,7 +11,7 @@
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
 | added, every id already has entry mentions             | review     |
-| added, no ids, linked from an ordinary section         | review     |
+| added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
 
@@ -156,7 +156,7 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         s.entry_mentions for s in status.per_id.values()
     ):
         item.cls, item.reason = REVIEW, say(lang, "digested", sections=capped(lang, total.entry_sections))
-    elif item.change == ADDED and not item.ids and linked_from:
+    elif item.change == ADDED and linked_from:
         item.cls, item.reason = REVIEW, say(lang, "digested.linked", sections=capped(lang, list(linked_from)))
     elif item.change == ADDED:
         item.cls, item.reason = INCREMENT, say(lang, "new", gap=_gaps(item, lang))

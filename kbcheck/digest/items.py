@@ -169,7 +169,8 @@ def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, A
 def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     """A card's own id; a note about one source, that source (docs/output.md: a wiki's source note
     stands for its paper, and the papers it cites in passing are its related work); for any other
-    markdown file every id it cites, in order."""
+    markdown file every id it cites, in order, except those it reaches only through a link to
+    another note (that note's own id is not inherited)."""
     if kind in CARD_KINDS:
         found = kb.card_id_of_path(path)
         return [CitedId(found[0], found[1])] if found else []
@@ -181,7 +182,10 @@ def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     seen: dict[str, CitedId] = {}
     for citations in kb.resolve(path).block_citations:
         for citation in citations:
-            seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
+            # a link to a sibling note is a link, not this note's source: a blog note linking a model
+            # report's note is not about the report's paper
+            if citation.note is None:
+                seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
     return list(seen.values())
 
 
@@ -324,8 +328,12 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
 def diff_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list[Change],
                volatile: tuple[str, ...]) -> list[Item]:
     """Every changed card, guide, brief, manifest and living document, `.kbcheck/` left out."""
-    head_kb.preload(c.path for c in changes if c.status != "D")  # one batch from git, not a request each
-    base_kb.preload(c.old_path or c.path for c in changes if c.status != "A")
+    from kbcheck.engine import rule_kind
+
+    # one batch from git, not a request each; a file nothing reads (an image matching no glob) is
+    # not read at all, so it gives no "binary file" notice
+    head_kb.preload(c.path for c in changes if c.status != "D" and rule_kind(head_kb, c.path) is not None)
+    base_kb.preload(p for c in changes if c.status != "A" and rule_kind(base_kb, p := c.old_path or c.path) is not None)
     items: list[Item] = []
     for change in changes:
         if is_own(change.path) or is_own(change.old_path):

@@ -194,6 +194,8 @@ class Digest:
     titles: dict[str, str] = field(default_factory=dict)
     #: arXiv ids that have a paper card at head: only those are citable (KB004 flags the rest)
     carded: set[str] = field(default_factory=set)
+    #: the knowledge base keeps paper cards (false: KB004 is not evaluated, every arXiv id is citable)
+    has_paper_cards: bool = True
     #: in priority order: cited-no-entry, untraced trend lines, new entries, number updates
     merge_actions: list[MergeAction] = field(default_factory=list)
 
@@ -209,6 +211,7 @@ class Digest:
         seen: dict[str, CitedId] = {}
         for item in self.of_class(INCREMENT):
             for cited in item.ids:
-                if cited.kind in PAPER_KINDS and (cited.kind != "arxiv" or cited.id in self.carded):
+                if cited.kind in PAPER_KINDS and (
+                        cited.kind != "arxiv" or not self.has_paper_cards or cited.id in self.carded):
                     seen.setdefault(cited.id, cited)
         return list(seen.values())

@@ -10,6 +10,7 @@ kbcheck's messages are in (`docs/configuration.md`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -112,6 +113,16 @@ _PHRASES: dict[str, str] = {
     "md.b.note": "Written by kbcheck digest: read-only; no living document, manifest or baseline was changed.",
     "md.suggested": "Suggested place",
     "md.suggestion": "{doc} {section} (line {line}, score {score}): {why}",
+    "md.suggestion.bare": "{doc} {section} (line {line}, score {score})",
+    # -- why a section is suggested (`kbcheck suggest` says them in English) ------------------
+    "why.cites_note": "already cites this note{ids}",
+    "why.shares_ids": "shares ids: {ids}",
+    "why.shares_repos": "shares repos: {ids}",
+    "why.links_same": "links the same files: {files}",
+    "why.reads_alike": "cites {path}, which reads alike ({terms})",
+    "why.links_doc": "the note links this document",
+    "why.lists_material": "where this document lists {kinds} material",
+    "why.shared_terms": "shared terms: {terms}",
     "md.no_suggestion": "no section of the living documents fits clearly",
     "md.related": "Related material (already in the knowledge base)",
     "md.merge_actions": "Merge actions (in priority order)",
@@ -141,6 +152,30 @@ def say(lang: str, key: str, **values: Any) -> str:
     from kbcheck.i18n import catalog
 
     return catalog(lang).pgettext(key, english).format(**values)
+
+
+#: `kbcheck suggest`'s reasons (`kbcheck.suggest.rank`), as patterns: the digest says them in its language
+_WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(pattern)) for key, pattern in (
+    ("why.cites_note", r"^already cites this note(?P<ids>.*)$"),
+    ("why.shares_ids", r"^shares ids: (?P<ids>.*)$"),
+    ("why.shares_repos", r"^shares repos: (?P<ids>.*)$"),
+    ("why.links_same", r"^links the same files: (?P<files>.*)$"),
+    ("why.reads_alike", r"^cites (?P<path>.*), which reads alike \((?P<terms>.*)\)$"),
+    ("why.links_doc", r"^the note links this document$"),
+    ("why.lists_material", r"^where this document lists (?P<kinds>.*) material$"),
+    ("why.shared_terms", r"^shared terms: (?P<terms>.*)$"),
+))
+
+
+def why(lang: str, reason: str) -> str:
+    """One reason of a suggestion in the digest's language (one the patterns do not know stays as it is)."""
+    if lang == "en":
+        return reason
+    for key, pattern in _WHY_PATTERNS:
+        found = pattern.match(reason)
+        if found:
+            return say(lang, key, **{name: value.replace(", ", "、") for name, value in found.groupdict().items()})
+    return reason
 
 
 def phrases() -> dict[str, str]:

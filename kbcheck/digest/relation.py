@@ -137,6 +137,27 @@ def reference_ids(kb: KnowledgeBase, path: str) -> list[CitedId]:
     return [CitedId(where.kind, ident) for ident, where in document_mentions(kb, path).items() if where.references]
 
 
+def reference_sources(kb: KnowledgeBase, path: str) -> int:
+    """How many sources the document's reference list names: its ids, the web pages it links, and
+    the notes it links whose id is not among them (a wiki's `Sources` list links its source notes, which may name two ids)."""
+    doc = kb.document(path)
+    if doc is None:
+        return 0
+    ids = {cited.id for cited in reference_ids(kb, path)}
+    notes: set[str] = set()
+    for block, links in zip(doc.blocks, kb.resolve(path).block_links):
+        if doc.sections[block.section].role != REFERENCE:
+            continue
+        for link in links:
+            if link.kind == "url":
+                notes.add(link.target)
+            elif link.kind == "document" and link.target != path:
+                own = kb.note_id(link.target)
+                if own is None or own[1] not in ids:
+                    notes.add(link.target)
+    return len(ids) + len(notes)
+
+
 def touched_sections(old_doc: Document, old_text: str, new_doc: Document, new_text: str) -> list[str]:
     """Sections whose text changed, was added or was removed (new order, then removed ones)."""
     old, new = _section_texts(old_doc, old_text), _section_texts(new_doc, new_text)

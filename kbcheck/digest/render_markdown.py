@@ -13,7 +13,7 @@ import re
 
 from kbcheck import i18n
 from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
-from kbcheck.digest.phrases import clauses, field_changes, join, say
+from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
 from kbcheck.findings import printable_path
 from kbcheck.model.document import inline_text
 
@@ -38,7 +38,7 @@ def _plural(n: int) -> str:
 #: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables
 _INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#])")
 #: what starts a block at the beginning of a line: a list item, a quote, a heading underline
-_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))")
+_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])(?=\s|[-=]*\s*$)|(\d{1,9})([.)])(?=\s|$))")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
@@ -80,16 +80,16 @@ def _relation(item: Item, lang: str) -> list[str]:
     for cited in item.ids:
         status = item.status.per_id.get(cited.id, IdStatus())
         parts = [
-            say(lang, "md.rel.refs", sections=join(lang, [escape_markdown(s) for s in status.reference_sections]))
+            say(lang, "md.rel.refs", sections=capped(lang, [escape_markdown(s) for s in status.reference_sections]))
             if status.in_references
             else say(lang, "md.rel.no_refs"),
             say(lang, "md.rel.entry", n=status.entry_mentions, s=_plural(status.entry_mentions),
-                where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in status.entry_sections]))
+                where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in status.entry_sections]))
             if status.entry_sections else ""),
         ]
         meta_sections = [s for s in status.sections if s not in status.entry_sections]
         parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=_plural(status.meta_mentions),
-                         where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in meta_sections]))
+                         where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in meta_sections]))
                          if meta_sections else ""))
         line = f"- {escape_markdown(cited.display)}{_colon(lang)}{clauses(lang, parts)}"
         if status.cited_no_entry:
@@ -120,8 +120,9 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     out += _cap(_relation(item, lang), cap, lang)
     out += ["", f"**{say(lang, 'md.suggested')}**", ""]
     suggested = [
-        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown(inline_text(s.section)) or "—",
-                   line=s.line, score=f"{s.score:.2f}", why=escape_markdown(join(lang, s.why[:_WHY_SHOWN])))
+        "- " + say(lang, "md.suggestion" if s.why else "md.suggestion.bare", doc=_code(s.living_doc),
+                   section=escape_markdown(inline_text(s.section)) or "—", line=s.line, score=f"{s.score:.2f}",
+                   why=escape_markdown(join(lang, [why(lang, w) for w in s.why[:_WHY_SHOWN]])))
         for s in item.suggested_sections
     ]
     out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
