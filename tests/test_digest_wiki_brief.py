@@ -5,6 +5,7 @@ what a new page cites, which notes a page already discusses, and text that reads
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,16 @@ def _digest(base: str, capsys: pytest.CaptureFixture[str], lang: str = "en") -> 
 
 
 def _items(base: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:  # type: ignore[type-arg]
-    return {i["path"]: i for i in _digest(base, capsys)["items"]}
+    """The JSON items, with the title and key points the markdown shows (read from the digest as data)."""
+    from kbcheck.config import load_config
+    from kbcheck.digest import make_digest
+    from kbcheck.git import open_repository
+
+    items = {i["path"]: i for i in _digest(base, capsys)["items"]}
+    with open_repository(Path.cwd()) as handle:
+        for item in make_digest(handle, load_config(handle.root), since=base, lang="en").items:
+            items[item.path].update(title=item.title, key_points=item.key_points)
+    return items
 
 
 # -- citable ids ----------------------------------------------------------------------------------
@@ -126,3 +136,103 @@ def test_the_reasons_of_a_suggestion_are_said_in_the_digest_language() -> None:
     assert why("zh", "the note links this document") == "本笔记链接了该文档"
     assert why("en", "shared terms: draft, verify") == "shared terms: draft, verify"
     assert why("zh", "something new") == "something new"
+
+
+# -- bookkeeping notes and housekeeping edits ----------------------------------------------------------
+
+def _added(git_repo, notes: dict[str, str], capsys) -> dict[str, dict]:  # type: ignore[no-untyped-def,type-arg]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n\n## Description\n\nText.\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many(notes)
+    git_repo.commit_all("notes", author="tom")
+    return _items(base, capsys)
+
+
+DATED_LOG = "# Ingest history\n\n- 2026-04-18: added five notes\n- 2026-04-19: fixed links\n- 2026-04-20: lint\n"
+TASKS = "# Next\n\n- [ ] read the tree-draft paper\n- [x] fix the index\n- [ ] compare two drafts\n"
+TEMPLATE_NOTE = "---\ntitle: {{title}}\n---\n\n# {{title}}\n\n## Summary\n\n{{summary}}\n\n## Links\n\n{{links}}\n"
+
+
+@pytest.mark.parametrize("path, text, reason", [
+    ("wiki/sources/log.md", "# Log\n\nWhat was done, in order.\n", "changelog: a record of what was done, not new material"),
+    ("wiki/sources/ingest-history.md", DATED_LOG, "changelog: a record of what was done, not new material"),
+    ("wiki/sources/next.md", TASKS, "to-do list: plans, not new material"),
+    ("wiki/sources/_template.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
+    ("wiki/sources/blank.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
+])
+def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsys, path, text, reason) -> None:  # type: ignore[no-untyped-def]
+    item = _added(git_repo, {path: text}, capsys)[path]
+    assert (item["class"], item["reason"]) == ("review", reason)
+
+
+@pytest.mark.parametrize("path, text", [
+    ("wiki/sources/template-matching.md", "# Template matching\n\nSliding a patch over an image scores each place.\n"),
+    ("wiki/sources/one-dated-line.md", "# Draft models\n\n- 2026-04-18: first read\n- drafts are cheap\n- verify in one pass\n"),
+    ("wiki/sources/one-task.md", "# Draft models\n\n- [ ] check the numbers\n- drafts are cheap\n- verify in one pass\n"),
+])
+def test_a_note_about_a_topic_is_not_bookkeeping(git_repo, capsys, path, text) -> None:  # type: ignore[no-untyped-def]
+    assert _added(git_repo, {path: text}, capsys)[path]["class"] == "increment"
+
+
+NOTE_V1 = """---
+title: Draft models
+updated: 2026-04-18
+status: reading
+---
+
+# Draft models
+
+Drafts are cheap; the verifier accepts a prefix.
+
+- [ ] check the speedup table
+
+## 待追问
+
+- Does it hold for long contexts?
+"""
+
+
+def _modified(git_repo, new: str, capsys) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n", "wiki/sources/draft.md": NOTE_V1})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/draft.md", new)
+    git_repo.commit_all("edit", author="tom")
+    return _items(base, capsys)["wiki/sources/draft.md"]
+
+
+@pytest.mark.parametrize("new", [
+    NOTE_V1.replace("updated: 2026-04-18", "updated: 2026-04-21"),
+    NOTE_V1.replace("status: reading", "status: done").replace("- [ ] check", "- [x] check"),
+    NOTE_V1 + "- Is the draft size tied to the target's?\n",
+])
+def test_an_edit_of_dates_status_or_open_questions_is_housekeeping(git_repo, capsys, new) -> None:  # type: ignore[no-untyped-def]
+    item = _modified(git_repo, new, capsys)
+    assert item["class"] == "review" and item["reason"].startswith("housekeeping"), item["reason"]
+
+
+def test_an_edit_that_adds_a_finding_is_new_material_and_shows_what_it_added(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = NOTE_V1.replace("- [ ] check the speedup table\n", "- [ ] check the speedup table\n"
+                          "- The `tree` variant accepts 2.5× longer prefixes, see [the table](table.md).\n")
+    item = _modified(git_repo, new, capsys)
+    assert item["class"] == "increment"
+    assert item["key_points"] == "The tree variant accepts 2.5× longer prefixes, see the table."
+
+
+# -- key points -------------------------------------------------------------------------------------
+
+def test_a_note_summary_field_is_its_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "---\ntitle: Drafts\nsummary: Drafts trade acceptance for speed.\n---\n\n# Drafts\n\nFirst paragraph.\n"
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "Drafts trade acceptance for speed.")
+
+
+def test_key_points_keep_inline_code_and_link_text(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nKept apart from [`log.md`](log.md) (the time line), run with `make all`.\n"
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "Kept apart from log.md (the time line), run with make all.")
+
+
+def test_a_long_title_is_cut_between_words_with_an_ellipsis(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    title = "Agent " * 12 + "AgentEnvironments Scale Beyond Anything"
+    item = _added(git_repo, {"wiki/sources/long.md": f"# {title}\n\nText.\n"}, capsys)["wiki/sources/long.md"]
+    assert item["title"].endswith("Agent…") and len(item["title"]) <= 80

@@ -6,16 +6,19 @@
 | deleted, or pure rename                                | review     |
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
+| a changelog, a to-do list or a template                | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
+| modified: dates, status markers, open questions only   | review     |
 | added, every id already has entry mentions             | review     |
 | added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
 
-The "unchanged" row is kbcheck's own: only a manifest can list a path that
+Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
+by what the diff changed (`kbcheck.digest.housekeeping`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
 An item's ids are its own: those a header every note repeats carries (the
 owner's index repository) were dropped before (`items.drop_repeated_ids`).
@@ -136,6 +139,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = REVIEW, say(lang, "manifest")
     elif item.unchanged:
         item.cls, item.reason = REVIEW, say(lang, "unchanged")
+    elif item.shape is not None:
+        item.cls, item.reason = REVIEW, say(lang, f"bookkeeping.{item.shape}")
     elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
           and item.category not in config.scope_categories):
         item.cls = REVIEW
@@ -152,6 +157,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.volatile_only:
         item.cls, item.reason = INCREMENT, say(lang, "refresh_gap", gap=_gaps(item, lang), fields=fields)
         item.cautions.append(say(lang, "caution.refresh_not_new", fields=fields))
+    elif item.housekeeping:
+        item.cls, item.reason = REVIEW, say(lang, "housekeeping", what=fields)
     elif item.change == ADDED and item.ids and status is not None and all(
         s.entry_mentions for s in status.per_id.values()
     ):

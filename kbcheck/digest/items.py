@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.digest.gist import TEMPLATE, added_lines, note_shape, prose, summary_field
+from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
@@ -31,6 +33,8 @@ OWN_FOLDER = ".kbcheck/"
 ITEM_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, GUIDE, BRIEF, MANIFEST})
 CARD_KINDS = frozenset({PAPER, REPO})
 _KEY_POINTS_LIMIT = 400
+#: lines of a modification's additions its key points show
+_ADDED_SHOWN = 4
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
@@ -38,7 +42,7 @@ _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
 #: cache keys of those facts (bumped when how they are read changes)
-_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-1"
+_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-2"
 _BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                      r"|modified)\s*[:：]", re.IGNORECASE)
 
@@ -200,17 +204,22 @@ def drop_repeated_ids(kb: KnowledgeBase, items: Iterable[Item], background: Back
 
 
 def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
+    """On one line, at most `limit` characters: a cut ends with `…`, and never inside a latin word."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if flat[limit - 1].isascii() and flat[limit - 1].isalnum() and cut[-1:].isascii() and cut[-1:].isalnum():
+        space = cut.rfind(" ")
+        if space >= limit // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:，；：") + "…"
 
 
 def _prose(kb: KnowledgeBase, path: str) -> list[str]:
-    """The text of a document's paragraphs, items and rows, as the model reads it:
-    frontmatter is metadata, never text, and a link reads as its text."""
-    doc = kb.document(path)
-    if doc is None:
-        return []
-    return [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()]
+    """The text of a document's paragraphs, items and rows, as written: frontmatter is metadata,
+    never text; a link reads as its text, inline code as its content."""
+    return prose(kb.document(path), kb.text(path) or "")
 
 
 def described(kb: KnowledgeBase, item: Item, path: str) -> None:
@@ -250,14 +259,20 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             if isinstance(description, str) and description.strip():
                 item.key_points = _one_line(description)
                 return
-        prose = _prose(kb, path)  # parsed only for a card without a tldr or description
-        if prose:
-            item.key_points = _one_line(prose[0])
+        paragraphs = _prose(kb, path)  # parsed only for a card without a tldr or description
+        if paragraphs:
+            item.key_points = _one_line(paragraphs[0])
         return
-    prose = _prose(kb, path)
     item.title = _one_line(file_title(kb.document(path), path), 80)
+    text = kb.text(path)
+    has_fields = text is not None and split_frontmatter(text)[0] is not None
+    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else None
+    if summary is not None:  # a note's own summary field, as a card's tldr
+        item.key_points = _one_line(summary)
+        return
+    paragraphs = _prose(kb, path)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
-    content = [text for text in prose if not _BYLINE.match(text)] or prose
+    content = [text for text in paragraphs if not _BYLINE.match(text)] or paragraphs
     if content:
         item.key_points = _one_line(" ".join(content[:3]))
 
@@ -273,6 +288,21 @@ def read_text(kb: KnowledgeBase, path: str) -> tuple[str | None, str | None]:
     if kb.snapshot.blob_id(path) is not None:
         return None, "content missing from this clone (partial clone?); judged by its path only"
     return None, "not in the tree"
+
+
+def _what_changed(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, path: str, text: str) -> None:
+    """For a modification: whether it only kept the note (housekeeping), and as key points what it added."""
+    old_path = item.old_path or path
+    old_text = base_kb.text(old_path)
+    if old_text is None:
+        return
+    item.housekeeping = is_housekeeping(base_kb.document(old_path), old_text, head_kb.document(path), text,
+                                        item.changed_fields, head_kb.config.open_question_heading)
+    if "body" in item.changed_fields and not item.housekeeping:
+        added = [line for line in added_lines(split_frontmatter(old_text)[2], split_frontmatter(text)[2])
+                 if not _BYLINE.match(line)]
+        if added:
+            item.key_points = _one_line(" ".join(added[:_ADDED_SHOWN]))
 
 
 # -- items from the diff -------------------------------------------------------------------
@@ -317,6 +347,12 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
     if text is not None:
         item.ids = item_ids(side, path, kind)
         described(side, item, path)
+        if kind not in (KNOWLEDGE, MANIFEST) and path.lower().endswith((".md", ".markdown")):
+            body = split_frontmatter(text)[2]
+            item.shape = TEMPLATE if kind in CARD_KINDS and note_shape(path, "") == TEMPLATE else (
+                None if kind in CARD_KINDS else note_shape(path, body))
+            if item.change == MODIFIED and item.compared and not item.unchanged and not item.volatile_only:
+                _what_changed(base_kb, side, item, path, text)
     else:
         item.title = path.rsplit("/", 1)[-1]
         if kind in CARD_KINDS:  # the file name still says which card it is

@@ -138,6 +138,10 @@ class Item:
     related: list[Related] = field(default_factory=list)
     #: a new paper card of a years-old paper: the collector back-filling, not news
     backfilled: bool = False
+    #: bookkeeping the note is (`changelog`, `todo`, `template`; `kbcheck.digest.gist`), else None
+    shape: str | None = None
+    #: a modification of state only: dates, status markers, open questions (`kbcheck.digest.housekeeping`)
+    housekeeping: bool = False
 
     @property
     def cited_no_entry(self) -> bool:
