@@ -236,3 +236,36 @@ def test_a_long_title_is_cut_between_words_with_an_ellipsis(git_repo, capsys) ->
     title = "Agent " * 12 + "AgentEnvironments Scale Beyond Anything"
     item = _added(git_repo, {"wiki/sources/long.md": f"# {title}\n\nText.\n"}, capsys)["wiki/sources/long.md"]
     assert item["title"].endswith("Agent…") and len(item["title"]) <= 80
+
+
+# -- sized for reading --------------------------------------------------------------------------------
+
+def _many_digested(git_repo, count: int, capsys) -> str:  # type: ignore[no-untyped-def]
+    notes = {f"wiki/sources/note-{n:02}.md": f"# Note {n}\n\nDraft finding {n}.\n" for n in range(count)}
+    links = " ".join(f"[[note-{n:02}]]" for n in range(count))
+    base = ingest(git_repo, PAGE_AFTER.replace("showed for large decoders.", f"showed; see {links}."), notes)
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    return capsys.readouterr().out
+
+
+def test_digested_items_beyond_ten_are_counted_not_listed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    markdown = _many_digested(git_repo, 13, capsys)
+    assert markdown.count("already digested: Description link this file") == 10
+    assert "- … 3 more already digested (the JSON lists every item)" in markdown
+
+
+def test_a_few_digested_items_are_all_listed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    markdown = _many_digested(git_repo, 3, capsys)
+    assert markdown.count("already digested: Description link this file") == 3
+    assert "more already digested" not in markdown
+
+
+def test_a_changelog_is_not_related_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n",
+                         "wiki/sources/log.md": "# Log\n\n- 2026-04-18: read Speculatron (arXiv:2401.02222)\n",
+                         "wiki/sources/speculatron-notes.md": "# Speculatron notes\n\nOn arXiv:2401.02222.\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/speculatron.md", "# Speculatron\n\nDrafts a tree (arXiv:2401.02222).\n")
+    git_repo.commit_all("note", author="tom")
+    related = [r["path"] for r in _items(base, capsys)["wiki/sources/speculatron.md"]["related"]]
+    assert related == ["wiki/sources/speculatron-notes.md"]

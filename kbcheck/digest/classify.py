@@ -108,7 +108,7 @@ def _gaps(item: Item, lang: str) -> str:
         status = item.status.per_id.get(cited.id, IdStatus())
         if status.entry_mentions:
             continue
-        where = join(lang, status.sections)
+        where = capped(lang, status.sections)
         if status.in_references and status.meta_mentions:
             parts.append(say(lang, "gap.cited_meta", id=cited.display, sections=where))
         elif status.in_references:
@@ -150,7 +150,7 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.volatile_only and not gap:
         parts = [say(lang, "refresh", fields=fields)]
         if total.sections:
-            parts.append(say(lang, "refresh.where", sections=join(lang, total.sections)))
+            parts.append(say(lang, "refresh.where", sections=capped(lang, total.sections)))
         if stale:
             parts.append(say(lang, "refresh.stale", stale=capped(lang, stale)))
         item.cls, item.reason = REVIEW, clauses(lang, parts)
@@ -163,12 +163,14 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         s.entry_mentions for s in status.per_id.values()
     ):
         item.cls, item.reason = REVIEW, say(lang, "digested", sections=capped(lang, total.entry_sections))
+        item.digested = True
     elif item.change == ADDED and linked_from:
         item.cls, item.reason = REVIEW, say(lang, "digested.linked", sections=capped(lang, list(linked_from)))
+        item.digested = True
     elif item.change == ADDED:
         item.cls, item.reason = INCREMENT, say(lang, "new", gap=_gaps(item, lang))
     else:
         parts = [say(lang, "modified", what=fields)]
         if total.entry_sections:
-            parts.append(say(lang, "modified.recheck", sections=join(lang, total.entry_sections)))
+            parts.append(say(lang, "modified.recheck", sections=capped(lang, total.entry_sections)))
         item.cls, item.reason = INCREMENT, clauses(lang, parts)

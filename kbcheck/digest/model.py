@@ -142,6 +142,8 @@ class Item:
     shape: str | None = None
     #: a modification of state only: dates, status markers, open questions (`kbcheck.digest.housekeeping`)
     housekeeping: bool = False
+    #: a review item because the living documents already discuss it
+    digested: bool = False
 
     @property
     def cited_no_entry(self) -> bool:

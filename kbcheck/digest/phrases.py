@@ -132,6 +132,8 @@ _PHRASES: dict[str, str] = {
     "md.merge_actions": "Merge actions (in priority order)",
     "md.backfilled": "{n} new card{s} of years-old papers back-filled by the collector (not news): {papers}",
     "md.more": "… {n} more",
+    "md.more_digested": "… {n} more already digested (the JSON lists every item)",
+    "md.more_new_docs": "… {n} more new living documents (the JSON lists every item)",
     "md.notices": "Notices",
     "kind.paper_card": "paper card",
     "kind.repo_card": "repo card",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kbcheck import i18n
-from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
+from kbcheck.digest.model import ADDED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
 from kbcheck.findings import printable_path
 from kbcheck.model.document import inline_text
@@ -24,6 +24,8 @@ _SAFETY = 4096
 _WHY_SHOWN = 3
 #: living documents named in the "compared against" line
 _AGAINST_SHOWN = 12
+#: digested review items, and new living documents, listed one by one (the JSON has them all)
+_GROUP_SHOWN = 10
 
 
 
@@ -161,9 +163,17 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         blocks += _increment(n, item, lang, cap)
     out += blocks
 
-    reviews = [f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" if lang == "zh"
-               else f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
-               for item in digest.of_class(REVIEW) if not item.backfilled]
+    def review_line(item: Item) -> str:
+        if lang == "zh":
+            return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}"
+        return f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
+
+    # what the living documents already discuss is listed up to a point: a wiki's ingest digests hundreds
+    digested = [item for item in digest.of_class(REVIEW) if item.digested and not item.backfilled]
+    reviews = [review_line(item) for item in digest.of_class(REVIEW) if not item.backfilled and not item.digested]
+    reviews += [review_line(item) for item in digested[:_GROUP_SHOWN]]
+    if len(digested) > _GROUP_SHOWN:
+        reviews.append("- " + say(lang, "md.more_digested", n=len(digested) - _GROUP_SHOWN))
     backfilled = [item for item in digest.of_class(REVIEW) if item.backfilled]
     if backfilled:
         papers = join(lang, [escape_markdown(c.display) for item in backfilled for c in item.ids[:1]][:cap or 8])
@@ -172,7 +182,12 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=_plural(len(backfilled)), papers=papers))
     out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
 
-    living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}" for item in digest.of_class(LIVING_DOC)]
+    changed_docs = [item for item in digest.of_class(LIVING_DOC) if item.change != ADDED]
+    new_docs = [item for item in digest.of_class(LIVING_DOC) if item.change == ADDED]
+    living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}"
+              for item in changed_docs + new_docs[:_GROUP_SHOWN]]
+    if len(new_docs) > _GROUP_SHOWN:
+        living.append("- " + say(lang, "md.more_new_docs", n=len(new_docs) - _GROUP_SHOWN))
     if living:
         out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
 
