@@ -132,7 +132,7 @@ def test_only_what_would_open_a_block_is_escaped_at_the_start(text: str, shown: 
 
 
 def test_the_reasons_of_a_suggestion_are_said_in_the_digest_language() -> None:
-    assert why("zh", "shared terms: draft, verify") == "共同词：draft、verify"
+    assert why("zh", "shared terms: draft, verify") == "共同词：draft, verify"
     assert why("zh", "the note links this document") == "本笔记链接了该文档"
     assert why("en", "shared terms: draft, verify") == "shared terms: draft, verify"
     assert why("zh", "something new") == "something new"
@@ -252,12 +252,14 @@ def test_digested_items_beyond_ten_are_counted_not_listed(git_repo, capsys) -> N
     markdown = _many_digested(git_repo, 13, capsys)
     assert markdown.count("already digested: Description link this file") == 10
     assert "- … 3 more already digested (the JSON lists every item)" in markdown
+    # the evidence boundary names the first ten paths consumed (13 notes and the page: 4 more)
+    assert "  - … 4 more consumed (the JSON lists every path)" in markdown
 
 
 def test_a_few_digested_items_are_all_listed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     markdown = _many_digested(git_repo, 3, capsys)
     assert markdown.count("already digested: Description link this file") == 3
-    assert "more already digested" not in markdown
+    assert "more already digested" not in markdown and "more consumed" not in markdown
 
 
 def test_a_changelog_is_not_related_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -133,6 +133,7 @@ _PHRASES: dict[str, str] = {
     "md.backfilled": "{n} new card{s} of years-old papers back-filled by the collector (not news): {papers}",
     "md.more": "… {n} more",
     "md.more_digested": "… {n} more already digested (the JSON lists every item)",
+    "md.more_consumed": "… {n} more consumed (the JSON lists every path)",
     "md.more_new_docs": "… {n} more new living documents (the JSON lists every item)",
     "md.notices": "Notices",
     "kind.paper_card": "paper card",
@@ -180,7 +181,7 @@ def why(lang: str, reason: str) -> str:
     for key, pattern in _WHY_PATTERNS:
         found = pattern.match(reason)
         if found:
-            return say(lang, key, **{name: value.replace(", ", "、") for name, value in found.groupdict().items()})
+            return say(lang, key, **found.groupdict())
     return reason
 
 

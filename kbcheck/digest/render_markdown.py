@@ -24,7 +24,7 @@ _SAFETY = 4096
 _WHY_SHOWN = 3
 #: living documents named in the "compared against" line
 _AGAINST_SHOWN = 12
-#: digested review items, and new living documents, listed one by one (the JSON has them all)
+#: digested review items, new living documents and consumed paths listed one by one (the JSON has them all)
 _GROUP_SHOWN = 10
 
 
@@ -124,7 +124,7 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     suggested = [
         "- " + say(lang, "md.suggestion" if s.why else "md.suggestion.bare", doc=_code(s.living_doc),
                    section=escape_markdown(inline_text(s.section)) or "—", line=s.line, score=f"{s.score:.2f}",
-                   why=escape_markdown(join(lang, [why(lang, w) for w in s.why[:_WHY_SHOWN]])))
+                   why=escape_markdown(clauses(lang, [why(lang, w) for w in s.why[:_WHY_SHOWN]])))
         for s in item.suggested_sections
     ]
     out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
@@ -222,11 +222,16 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         out.append("- " + say(lang, "md.b.manifest", path=_code(digest.manifest)))
     out.append("- " + say(lang, "md.b.consumed", n=consumed, total=len(digest.boundary)))
     paths = []
-    for entry in digest.boundary:
+    # every path not consumed is named; of those consumed, the first few (the JSON names them all)
+    unread = [entry for entry in digest.boundary if not entry.consumed]
+    read = [entry for entry in digest.boundary if entry.consumed]
+    for entry in unread + read[:_GROUP_SHOWN]:
         state = say(lang, "md.b.yes" if entry.consumed else "md.b.no")
         note = f"（{escape_markdown(entry.note)}）" if lang == "zh" and entry.note else f" ({escape_markdown(entry.note)})" if entry.note else ""
         paths.append(f"  - {_code(entry.path)} —— {state}{note}" if lang == "zh" else f"  - {_code(entry.path)} — {state}{note}")
     out += _cap(paths, cap, lang)
+    if len(read) > _GROUP_SHOWN:
+        out.append("  - " + say(lang, "md.more_consumed", n=len(read) - _GROUP_SHOWN))
     out += ["- " + say(lang, "md.b.note"), ""]
     return "\n".join(out)
 
