@@ -271,3 +271,40 @@ def test_a_changelog_is_not_related_material(git_repo, capsys) -> None:  # type:
     git_repo.commit_all("note", author="tom")
     related = [r["path"] for r in _items(base, capsys)["wiki/sources/speculatron.md"]["related"]]
     assert related == ["wiki/sources/speculatron-notes.md"]
+
+
+# -- placement in the structure that exists -------------------------------------------------------------
+
+SEE_ALSO_PAGE = """# 检索
+
+## 稀疏检索
+
+倒排索引按词项召回文档。
+
+## 相关页面
+
+- 稠密检索：双塔编码器分别编码查询和文档，向量近邻搜索召回。
+
+## 待追问
+
+- 双塔编码器的向量近邻搜索能否替代倒排索引？
+"""
+DUAL_NOTE = "# 双塔编码器\n\n双塔编码器分别编码查询和文档，向量近邻搜索召回。\n"
+
+
+def _sections(git_repo, config: str, capsys) -> list[str]:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": config, "wiki/concepts/retrieval.md": SEE_ALSO_PAGE,
+                         "wiki/sources/dual.md": DUAL_NOTE})
+    git_repo.commit_all("base", author="tom")
+    assert main(["suggest", "wiki/sources/dual.md", "--format", "json"]) == 0
+    [item] = json.loads(capsys.readouterr().out)["items"]
+    return [s["section"] for s in item["suggestions"]]
+
+
+def test_a_see_also_list_and_open_questions_are_no_home_for_a_note(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    sections = _sections(git_repo, WIKI_CONFIG, capsys)
+    assert "相关页面" not in sections and "待追问" not in sections
+
+
+def test_no_home_heading_can_be_set_to_match_nothing(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert "相关页面" in _sections(git_repo, WIKI_CONFIG + "no-home-heading = '$^'\n", capsys)
