@@ -12,7 +12,7 @@ import pytest
 from kbcheck.cli import main
 from kbcheck.digest.phrases import why
 from kbcheck.digest.render_markdown import escape_markdown
-from tests.test_digest_real_history import DRAFT_NOTE, PAGE_AFTER, TREE_NOTE, TWO_PAPERS, WIKI_CONFIG, ingest
+from tests.test_digest_real_history import DRAFT_NOTE, PAGE_AFTER, PAGE_BEFORE, TREE_NOTE, TWO_PAPERS, WIKI_CONFIG, ingest
 
 
 def _digest(base: str, capsys: pytest.CaptureFixture[str], lang: str = "en") -> dict:  # type: ignore[type-arg]
@@ -308,3 +308,38 @@ def test_a_see_also_list_and_open_questions_are_no_home_for_a_note(git_repo, cap
 
 def test_no_home_heading_can_be_set_to_match_nothing(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     assert "相关页面" in _sections(git_repo, WIKI_CONFIG + "no-home-heading = '$^'\n", capsys)
+
+
+# -- one language per run ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("config, expected", [
+    (WIKI_CONFIG, "# Knowledge-base digest"),  # an English wiki, no `lang`: English
+    (WIKI_CONFIG + 'lang = "zh"\n', "# 知识库增量简报"),  # set: as set
+])
+def test_the_digest_language_follows_the_knowledge_base_unless_set(git_repo, capsys, config, expected) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": config, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/li-2024-tree-2401-02222.md", TREE_NOTE)
+    git_repo.commit_all("note", author="tom")
+    assert main(["digest", "--since", base]) == 0
+    assert capsys.readouterr().out.startswith(expected)
+
+
+def test_a_chinese_knowledge_base_gets_a_chinese_digest_by_default(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/检索.md": "# 检索\n\n## 稀疏检索\n\n倒排索引按词项召回文档。\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/dual.md", "# 双塔编码器\n\n双塔编码器分别编码查询和文档，用 ANN 近邻搜索召回。\n")
+    git_repo.commit_all("note", author="tom")
+    assert main(["digest", "--since", base]) == 0
+    assert capsys.readouterr().out.startswith("# 知识库增量简报")
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Drafts are cheap; the verifier accepts a prefix.", "en"),
+    ("ReLU 激活、Dropout 和数据增强让深层网络第一次在 ImageNet 上大幅领先。", "zh"),
+    ("", None),
+])
+def test_text_lang_counts_a_cjk_character_as_a_word(text: str, lang: str | None) -> None:
+    from kbcheck.digest.language import text_lang
+
+    assert text_lang(text) == lang

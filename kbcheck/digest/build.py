@@ -15,6 +15,7 @@ from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
+from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
@@ -95,13 +96,16 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
     return clauses(lang, parts)
 
 
-def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
+def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str | None,
                  manifest: str | None = None, manifest_paths: list[str] | None = None) -> Digest:
-    """The digest of `base..head` (full shas), or of the paths a manifest lists."""
+    """The digest of `base..head` (full shas), or of the paths a manifest lists; in `lang`, or
+    (None) in the language the knowledge base at `head` is written in."""
     missing = missing_blobs(repo, [base, head])
     caches = _shared_caches(repo)
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
     head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
+    if lang is None:
+        lang = knowledge_base_lang(head_kb, config.lang)
     for kb in (base_kb, head_kb):
         # the changed cards are read again after their findings (cautions, key points, placement):
         # the parses the worker processes make for the findings are cached for that
@@ -178,7 +182,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        has_paper_cards=bool(head_kb.paths_of_kind(PAPER)), merge_actions=actions,
+        has_paper_cards=bool(head_kb.paths_of_kind(PAPER)), merge_actions=actions, lang=lang,
     )
 
 

@@ -202,6 +202,8 @@ class Digest:
     carded: set[str] = field(default_factory=set)
     #: the knowledge base keeps paper cards (false: KB004 is not evaluated, every arXiv id is citable)
     has_paper_cards: bool = True
+    #: the language its reasons and cautions are written in
+    lang: str = "zh"
     #: in priority order: cited-no-entry, untraced trend lines, new entries, number updates
     merge_actions: list[MergeAction] = field(default_factory=list)
 
