@@ -343,3 +343,42 @@ def test_text_lang_counts_a_cjk_character_as_a_word(text: str, lang: str | None)
     from kbcheck.digest.language import text_lang
 
     assert text_lang(text) == lang
+
+
+def test_key_points_skip_a_lone_link_a_table_header_and_a_warning_banner(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = ("# Drafts\n[paper link](https://example.org/drafts.pdf)\n\n⚠ Possibly outdated.\n\n"
+            "| Year | Introduction |\n| ---- | ------------ |\n| 2024 | Drafts trade acceptance for speed. |\n")
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "2024 · Drafts trade acceptance for speed.")
+
+
+NEW_PAGE_NOTE = """---
+title: Evicting the KV cache
+arxiv_id: 2306.14048
+---
+
+## Summary
+
+Keeps the heavy-hitter tokens; see [[kv-cache]] and [[speculative-decoding]], and [the PDF](../raw/h2o.pdf).
+"""
+
+
+def test_a_page_a_new_note_links_that_does_not_exist_yet_is_proposed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": NEW_PAGE_NOTE})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert ("- New page `wiki/concepts/kv-cache.md` (linked by this item, not yet written); link it from "
+            "`wiki/concepts/speculative-decoding.md`") in markdown
+    actions = _digest(base, capsys)["merge_actions"]
+    assert [a["action"] for a in actions if a["path"] == "wiki/concepts/kv-cache.md"] == [
+        "create wiki/concepts/kv-cache.md for arXiv:2306.14048 (Evicting the KV cache), "
+        "linked from wiki/concepts/speculative-decoding.md"]
+    # the missing PDF is no living document: no page is proposed for it
+    assert not [a for a in actions if "h2o.pdf" in a["path"]]
+
+
+def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = NEW_PAGE_NOTE.replace("[[kv-cache]] and ", "").replace(", and [the PDF](../raw/h2o.pdf)", "")
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    assert "New page" not in capsys.readouterr().out

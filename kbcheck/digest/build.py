@@ -17,6 +17,7 @@ from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_k
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
+from kbcheck.digest.new_page import new_pages
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
 from kbcheck.digest.placement import backfill_reason, merge_actions
@@ -155,6 +156,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)
+    for item in items:
+        if item.cls == INCREMENT and item.change != DELETED:
+            item.new_pages = new_pages(head_kb, item.path)
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
     ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)

@@ -40,6 +40,7 @@ _TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
 #: entries a shape needs before it is judged, and the share of them that must have it
 _SHAPE_ENTRIES, _SHAPE_SHARE = 3, 0.6
 _MARKERS = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
+_LONE_LINK = re.compile(r"[-*+]?\s*!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
@@ -74,11 +75,25 @@ def prose(document: Document | None, text: str) -> list[str]:
         end = block.end_line
         if block.children:
             end = min(end, document.blocks[block.children[0]].line - 1)
-        own = [shown_line(line) for line in lines[block.line - 1 : max(end, block.line)]]
+        source = lines[block.line - 1 : max(end, block.line)]
+        if _label_only(source, lines[end] if end < len(lines) else ""):
+            continue
+        own = [shown_line(line) for line in source]
         shown = " ".join(part for part in own if part) or " ".join(block.text.split())
         if shown:
             out.append(shown)
     return out
+
+
+def _label_only(source: list[str], following: str) -> bool:
+    """A block that says nothing of substance: a table's header row (the rule follows it), a line
+    that is one link and nothing else (`[paper link](…)`), a warning banner (`⚠ …`)."""
+    first = source[0].strip() if source else ""
+    if first.startswith("|") and _TABLE_RULE.match(following):
+        return True
+    if len(source) == 1 and _LONE_LINK.fullmatch(first):
+        return True
+    return first.startswith(("⚠", "> [!"))
 
 
 def added_lines(old_body: str, new_body: str) -> list[str]:

@@ -42,7 +42,7 @@ _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
 #: cache keys of those facts (bumped when how they are read changes)
-_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-2"
+_FIELDS_KEY, _DESCRIBED_KEY = "fields-1", "described-3"
 _BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                      r"|modified)\s*[:：]", re.IGNORECASE)
 

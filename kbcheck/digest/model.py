@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kbcheck.findings import Finding
 
 if TYPE_CHECKING:
+    from kbcheck.digest.new_page import NewPage
     from kbcheck.suggest.rank import Suggestion
 
 INCREMENT, REVIEW, LIVING_DOC = "increment", "review", "living-doc"
@@ -144,6 +145,8 @@ class Item:
     housekeeping: bool = False
     #: a review item because the living documents already discuss it
     digested: bool = False
+    #: for an increment: living documents it links that do not exist yet (`kbcheck.digest.new_page`)
+    new_pages: list[NewPage] = field(default_factory=list)
 
     @property
     def cited_no_entry(self) -> bool:

@@ -59,6 +59,9 @@ _PHRASES: dict[str, str] = {
     "action.anchor": "anchor the trend line \"{line}\" with {source}",
     "action.a_source": "a source",
     "action.new_entry": "add {what} to {section}",
+    "action.new_page": "create {page} for {what}, linked from {linkers}",
+    "action.no_linkers": "the page that fits",
+    "md.new_page": "New page {path} (linked by this item, not yet written); link it from {linkers}",
     "action.update_number": "update {number} (the card now says {now})",
     # -- gaps, one id each -----------------------------------------------------------
     "gap.cited_no_entry": "{id} is in the reference list with no entry (cited, no entry)",

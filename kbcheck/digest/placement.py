@@ -237,11 +237,13 @@ def _words(text: str) -> set[str]:
 
 
 def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[Finding], lang: str) -> list[MergeAction]:
-    """Cited-no-entry entries first, then untraced trend lines to anchor, then new entries, then number updates."""
+    """Cited-no-entry entries first, then untraced trend lines to anchor, then new entries, then the new pages
+    increments link, then number updates."""
     # a card names its paper best: cards first, then the guides and briefs that cite it
     increments = sorted((i for i in items if i.cls == INCREMENT), key=lambda i: i.kind not in (PAPER, REPO))
     actions: list[tuple[str, str, str]] = []
     done: set[tuple[str, ...]] = set()
+    proposed: set[str] = set()
 
     def place(item: Item) -> tuple[str, str]:
         if item.suggested_sections:
@@ -293,6 +295,13 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
         if not item.cited_no_entry and first_time(item):
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
+    for item in increments:
+        for page in item.new_pages:
+            if page.path not in proposed:
+                proposed.add(page.path)
+                linkers = ", ".join(page.linked_from) or say(lang, "action.no_linkers")
+                actions.append((say(lang, "action.new_page", page=page.path, what=name(item), linkers=linkers),
+                                page.path, ""))
     for finding in findings:
         if finding.rule == "KB006":
             now = finding.message.rsplit(" now says ", 1)[-1] if " now says " in finding.message else "?"
