@@ -382,3 +382,11 @@ def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None
     base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     assert "New page" not in capsys.readouterr().out
+
+
+def test_an_increment_shows_five_cautions_and_counts_the_rest(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    links = "\n".join(f"- [[missing-page-{n}]]" for n in range(7))
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/many-links.md": f"# Many links\n\nDrafts.\n\n{links}\n"})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    block = capsys.readouterr().out.split("**Cautions**", 1)[1].split("\n## ", 1)[0]
+    assert block.count("- KB009 ") == 5 and "- … 2 more" in block

@@ -284,19 +284,21 @@ _OWN_WORDS = ["shared terms: ", "where this document lists ", " material", "the 
 
 
 def own_phrases() -> list[str]:
-    """The fixed text of kbcheck's phrases (both languages), longest first: what a rendering may keep."""
+    """The fixed text of kbcheck's Chinese phrases, longest first: what a zh rendering may keep."""
     sys.path.insert(0, str(REPO))
     from kbcheck.digest.phrases import _PHRASES
     from kbcheck.i18n import catalog
 
     pieces: set[str] = set()
+    # the Chinese phrases only: English words that happen to be in a phrase (`for`, `in`) would keep
+    # the same words of a corpus's titles
     for key, english in _PHRASES.items():
-        for template in (english, catalog("zh").pgettext(key, english)):
+        for template in (catalog("zh").pgettext(key, english),):
             for literal, _field, _spec, _conv in string.Formatter().parse(template):
                 for part in re.split(r"[{}]", literal):
                     if len(part.strip()) >= 2:
                         pieces.add(part)
-    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
+    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", "＋", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
     return sorted(pieces, key=len, reverse=True)
 
 

@@ -24,6 +24,8 @@ _SAFETY = 4096
 _WHY_SHOWN = 3
 #: living documents named in the "compared against" line
 _AGAINST_SHOWN = 12
+#: an increment's cautions and findings shown under it (the warnings checklist lists every new finding)
+_WARNINGS_SHOWN = 5
 #: digested review items, new living documents and consumed paths listed one by one (the JSON has them all)
 _GROUP_SHOWN = 10
 
@@ -135,7 +137,7 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
         out += [f"- {_code(r.path)}{_colon(lang)}{escape_markdown(r.why)}" for r in item.related]
     out += ["", f"**{say(lang, 'md.cautions')}**", ""]
     warnings = [f"- {escape_markdown(w)}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
-    out += _cap(warnings, cap, lang)
+    out += _cap(warnings, min(cap or _WARNINGS_SHOWN, _WARNINGS_SHOWN), lang)  # the checklist below has them all
     out.append("")
     return out
 
