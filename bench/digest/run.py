@@ -160,6 +160,7 @@ def sheet_items(name: str, root: Path, spec: str, variant: str, lang: str) -> li
             "key_points": item.key_points, "ids": [c.display for c in item.ids],
             "suggested": [f"{s.living_doc} § {s.section} ({s.score})" for s in item.suggested_sections],
             "related": [f"{r.path}: {r.why}" for r in item.related], "cautions": list(item.warnings),
+            "new_pages": [f"{p.path} <- {', '.join(p.linked_from)}" for p in item.new_pages],
         })
     return out
 
