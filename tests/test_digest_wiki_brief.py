@@ -390,3 +390,11 @@ def test_an_increment_shows_five_cautions_and_counts_the_rest(git_repo, capsys) 
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     block = capsys.readouterr().out.split("**Cautions**", 1)[1].split("\n## ", 1)[0]
     assert block.count("- KB009 ") == 5 and "- … 2 more" in block
+
+
+def test_a_new_page_no_existing_page_should_link_names_none(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = NEW_PAGE_NOTE.replace(" and [[speculative-decoding]]", "")
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "- New page `wiki/concepts/kv-cache.md` (linked by this item, not yet written)\n" in markdown

@@ -60,8 +60,9 @@ _PHRASES: dict[str, str] = {
     "action.a_source": "a source",
     "action.new_entry": "add {what} to {section}",
     "action.new_page": "create {page} for {what}, linked from {linkers}",
-    "action.no_linkers": "the page that fits",
+    "action.new_page.alone": "create {page} for {what}",
     "md.new_page": "New page {path} (linked by this item, not yet written); link it from {linkers}",
+    "md.new_page.alone": "New page {path} (linked by this item, not yet written)",
     "action.update_number": "update {number} (the card now says {now})",
     # -- gaps, one id each -----------------------------------------------------------
     "gap.cited_no_entry": "{id} is in the reference list with no entry (cited, no entry)",

@@ -299,8 +299,8 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
         for page in item.new_pages:
             if page.path not in proposed:
                 proposed.add(page.path)
-                linkers = ", ".join(page.linked_from) or say(lang, "action.no_linkers")
-                actions.append((say(lang, "action.new_page", page=page.path, what=name(item), linkers=linkers),
+                key = "action.new_page" if page.linked_from else "action.new_page.alone"
+                actions.append((say(lang, key, page=page.path, what=name(item), linkers=", ".join(page.linked_from)),
                                 page.path, ""))
     for finding in findings:
         if finding.rule == "KB006":

@@ -129,8 +129,8 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
                    why=escape_markdown(clauses(lang, [why(lang, w) for w in s.why[:_WHY_SHOWN]])))
         for s in item.suggested_sections
     ]
-    suggested += ["- " + say(lang, "md.new_page", path=_code(page.path), linkers=join(
-        lang, [_code(p) for p in page.linked_from]) or say(lang, "action.no_linkers")) for page in item.new_pages]
+    suggested += ["- " + say(lang, "md.new_page" if page.linked_from else "md.new_page.alone", path=_code(page.path),
+                             linkers=join(lang, [_code(p) for p in page.linked_from])) for page in item.new_pages]
     out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
     if item.related:
         out += ["", f"**{say(lang, 'md.related')}**", ""]
