@@ -39,6 +39,9 @@ DEFAULT_REFERENCE_HEADING = (
 )
 DEFAULT_TREND_HEADING = r"(?i)§\s*6\.2(?![\d.])|趋势|\btrends?\b"
 DEFAULT_OPEN_QUESTION_HEADING = r"(?i)§\s*6\.1(?![\d.])|开放问题|\bopen questions?\b"
+#: sections that point elsewhere or ask, never homes for new material (the digest's placement)
+DEFAULT_NO_HOME_HEADING = (r"(?i)\bsee also\b|\brelated (?:concepts|pages|links|notes|topics|entities|articles)\b"
+                           r"|相关(?:页面|链接|笔记|概念|条目|阅读)|另见|参见|延伸阅读|扩展阅读|待追问|待确认|待解决")
 
 #: every key, its default, in the order `kbcheck init` writes them
 DEFAULTS: dict[str, Any] = {
@@ -52,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "reference-heading": DEFAULT_REFERENCE_HEADING,
     "trend-heading": DEFAULT_TREND_HEADING,
     "open-question-heading": DEFAULT_OPEN_QUESTION_HEADING,
+    "no-home-heading": DEFAULT_NO_HOME_HEADING,
     "uncertainty-markers": ["待核", "待核实", "unverified", "[?]"],
     "volatile-fields": [
         "s2_citations", "s2_influential", "openalex_updated", "stars",
@@ -100,6 +104,7 @@ class Config:
     reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
     trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
     open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
+    no_home_heading: HeadingRegex = re.compile(DEFAULT_NO_HOME_HEADING)
     uncertainty_markers: tuple[str, ...] = tuple(DEFAULTS["uncertainty-markers"])
     volatile_fields: tuple[str, ...] = tuple(DEFAULTS["volatile-fields"])
     low_citation_threshold: int = 5
@@ -144,7 +149,7 @@ AUTHOR_KEYS = ("emails", "logins", "role")
 
 _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
-_REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
+_REGEXES = ("reference-heading", "trend-heading", "open-question-heading", "no-home-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
 _COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "max-file-size": 1}
 #: a slug becomes a folder name in role globs: no separators, no glob syntax
@@ -625,6 +630,7 @@ _COMMENTS = {
     "reference-heading": "regex over heading text: the reference-list section",
     "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
     "open-question-heading": "regex over heading text: the open-question section",
+    "no-home-heading": "regex over heading text: sections the digest never proposes for new material (see also, 待追问)",
     "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",

@@ -96,7 +96,6 @@ GUIDE_LINKING = """# 路由实践攻略
 TODO = """---
 type: TodoList
 title: "待办"
-description: 本周要做的事
 ---
 
 与 [已完成动作的时间线](log.md) 分开记录，见 [[log|日志]]。
@@ -117,7 +116,7 @@ def digest(git_repo) -> dict:  # type: ignore[no-untyped-def,type-arg]
         "organized/paper_cards/1801-1706-03762.md": OLD_CARD,
         "organized/paper_cards/1802-2609-01234.md": RECENT_CARD,
         "organized/guides/routing-practice.md": GUIDE_LINKING,
-        "organized/guides/todo.md": TODO,
+        "organized/guides/weekly-plan.md": TODO,
     })
     git_repo.commit_all("new material", author="tom")
     return {"base": base}
@@ -193,7 +192,7 @@ def test_a_name_already_used_for_other_ids_is_a_warning(digest, capsys) -> None:
 def test_a_title_is_never_frontmatter_text_and_link_text_is_kept(digest, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["digest", "--since", digest["base"], "--lang", "en"]) == 0
     markdown = capsys.readouterr().out
-    heading = [line for line in markdown.splitlines() if "`organized/guides/todo.md`" in line or "待办" in line]
+    heading = [line for line in markdown.splitlines() if "`organized/guides/weekly-plan.md`" in line or "待办" in line]
     assert any(line.startswith("## Increment") and ": 待办 — " in line for line in heading)
     assert "type: TodoList" not in markdown
     assert "与 已完成动作的时间线 分开记录，见 日志。" in markdown
@@ -212,9 +211,9 @@ def test_escape_markdown_keeps_one_line_and_no_markup() -> None:
 def test_the_chinese_brief_has_the_place_the_related_material_and_the_actions(digest, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["digest", "--since", digest["base"], "--lang", "zh"]) == 0
     markdown = capsys.readouterr().out
-    assert "**建议归入 / Suggested place**" in markdown
+    assert "**建议归入**" in markdown and "Suggested place" not in markdown
     assert f"- `{LIVING}` §2.1 请求路由（第 5 行，得分 " in markdown
-    assert "**库内同族材料（用于交叉定位，非本轮新增） / Related material**" in markdown
+    assert "**库内同族材料（用于交叉定位，非本轮新增）**" in markdown
     assert "- `organized/guides/routing-practice.md`：链接了本条" in markdown
     actions = markdown.split("## 建议的归并动作（按优先级）", 1)[1].split("\n## ", 1)[0]
     assert actions.strip().splitlines()[0].startswith("1. §2.1 请求路由 新增 arXiv:2610.02076")

@@ -10,6 +10,18 @@ seed) for judging, and `judged.jsonl` holds the judgements, tallied by `--tally`
     python bench/digest/run.py --out DIR --sample 20 --seed 12      # the items to judge
     python bench/digest/run.py --tally                              # agreement of judged.jsonl
     python bench/digest/run.py --only NAME --example FILE.md        # the redacted rendering
+    python bench/digest/run.py --out DIR --sheet 30 --seed 21       # a judging sheet for a reviewer
+    python bench/digest/run.py --tally-sheet FILE.jsonl             # the columns of a judged sheet
+
+A judging sheet is drawn from the `RANGES` (where notes landed), each digested
+twice: as the history has it, and with the living documents rolled back to the
+range's start (the notes landed, nothing written from them yet: the digest's
+real use). Each line holds what the digest said about one item (class, reason,
+title, key points, suggested places, related material, cautions) and empty
+judging columns a reviewer who did not write the change fills in: whether the
+class agrees, the placement is accepted (or a new page was needed, and
+proposed), the key points are usable, and the cautions a hand-written brief
+would give that were caught, missed, or false.
 
 The corpora are data for measuring: `--example` writes a rendering that keeps
 the digest's structure (headings, lists, counts, file paths, ids, kbcheck's own
@@ -81,6 +93,127 @@ def render(name: str, root: Path, out: Path, commits: int) -> dict[str, Any]:
     return data
 
 
+# -- the judging sheet -----------------------------------------------------------------------
+
+#: ranges where notes landed, per corpus (first-parent revisions of the bundle's HEAD)
+RANGES: dict[str, list[str]] = {
+    "middle-chunjie-mywiki": ["HEAD~1..HEAD"],
+    "Zhang-Bocheng-paper-reading": ["HEAD~20..HEAD", "HEAD~60..HEAD~40"],
+    "JackonYang-paper-reading": ["HEAD~20..HEAD"],
+}
+#: the judging columns, empty on the sheet (null: not judged; see `tally_sheet`)
+VERDICTS = {"class_agrees": None, "placement_accepted": None, "new_page_needed": None, "new_page_proposed": None,
+            "key_points_usable": None, "cautions_expected": None, "cautions_caught": None, "cautions_false": None,
+            "reviewer": None, "note": None}
+
+
+def rolled_back(root: Path, base: str, head: str) -> str:
+    """A commit on top of `head` whose living documents are as they were at `base` (those added
+    since removed): the notes landed, nothing written from them yet."""
+    sys.path.insert(0, str(REPO))
+    from kbcheck.config import load_config
+    from kbcheck.globs import globset
+
+    config = load_config(root)
+    living = globset(config.knowledge)
+    excluded = globset(config.exclude)
+    branch = f"rolled-back-{base[:7]}-{head[:7]}"
+    git(root, "checkout", "-q", "-B", branch, head)
+    at_head = [p for p in git(root, "ls-tree", "-r", "--name-only", "-z", head).split("\0")
+               if p and living.match(p) and not excluded.match(p)]
+    at_base = {p for p in git(root, "ls-tree", "-r", "--name-only", "-z", base).split("\0")
+               if p and living.match(p) and not excluded.match(p)}
+    gone = [p for p in at_head if p not in at_base]
+    kept = [p for p in at_head if p in at_base]
+    for start in range(0, len(gone), 500):
+        git(root, "rm", "-q", "--cached", "--", *gone[start:start + 500])
+    for start in range(0, len(kept), 500):
+        git(root, "checkout", base, "--", *kept[start:start + 500])
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-q", "--allow-empty",
+        "-m", "living documents as at the range's start")
+    sha = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-q", "-f", "--detach", head)
+    return sha
+
+
+def sheet_items(name: str, root: Path, spec: str, variant: str, lang: str) -> list[dict[str, Any]]:
+    """What the digest of one range says about each of its items (not the living documents' own changes)."""
+    sys.path.insert(0, str(REPO))
+    from kbcheck.config import load_config
+    from kbcheck.digest import make_digest
+    from kbcheck.git import open_repository
+
+    base_rev, head_rev = spec.split("..")
+    base = git(root, "rev-parse", base_rev).strip()
+    head = git(root, "rev-parse", head_rev).strip()
+    if variant == "rolled-back":
+        head = rolled_back(root, base, head)
+    with open_repository(root) as handle:
+        digest = make_digest(handle, load_config(handle.root), since=base, to=head, lang=lang)
+    out: list[dict[str, Any]] = []
+    for item in digest.items:
+        if item.cls == "living-doc":
+            continue
+        out.append({
+            "corpus": name, "range": spec, "variant": variant, "path": item.path, "kind": item.kind,
+            "change": item.change, "class": item.cls, "reason": item.reason, "title": item.title,
+            "key_points": item.key_points, "ids": [c.display for c in item.ids],
+            "suggested": [f"{s.living_doc} § {s.section} ({s.score})" for s in item.suggested_sections],
+            "related": [f"{r.path}: {r.why}" for r in item.related], "cautions": list(item.warnings),
+            "new_pages": [f"{p.path} <- {', '.join(p.linked_from)}" for p in item.new_pages],
+        })
+    return out
+
+
+def draw_sheet(corpora: Path, scratch: Path, names: Sequence[str], count: int, seed: int,
+               lang: str) -> list[dict[str, Any]]:
+    """`count` items drawn in turn from each (corpus, range, variant), increments first in each
+    pool's order of draw (they carry placement and cautions), with the verdict columns empty."""
+    rng = random.Random(seed)
+    pools: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for name in names:
+        for spec in RANGES.get(name, []):
+            for variant in ("as-is", "rolled-back"):
+                print(f"{name} {spec} {variant} ...", file=sys.stderr, flush=True)
+                root = prepare(name, corpora, scratch)
+                items = sheet_items(name, root, spec, variant, lang)
+                rng.shuffle(items)
+                items.sort(key=lambda i: i["class"] != "increment")
+                pools[(name, spec, variant)] = items[::-1]  # popped from the end: increments first
+    drawn: list[dict[str, Any]] = []
+    while len(drawn) < count and any(pools.values()):
+        for key in sorted(pools):
+            if pools[key] and len(drawn) < count:
+                drawn.append({**pools[key].pop(), "seed": seed, **VERDICTS})
+    return drawn
+
+
+def tally_sheet(sheet: Path) -> str:
+    """The judged columns of a sheet: each a count over the items where it was judged (not null)."""
+    rows = [json.loads(line) for line in sheet.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    def share(column: str, rows_: Sequence[dict[str, Any]]) -> str:
+        judged = [r for r in rows_ if r.get(column) is not None]
+        return f"{sum(1 for r in judged if r[column])} of {len(judged)}"
+
+    increments = [r for r in rows if r["class"] == "increment"]
+    placed = [r for r in increments if r["suggested"]]
+    needed = [r for r in rows if r.get("new_page_needed")]
+    expected = sum(int(r.get("cautions_expected") or 0) for r in rows)
+    caught = sum(int(r.get("cautions_caught") or 0) for r in rows)
+    false = sum(int(r.get("cautions_false") or 0) for r in rows)
+    shown = sum(len(r["cautions"]) for r in rows)
+    lines = [f"{len(rows)} items ({', '.join(f'{k} {v}' for k, v in sorted(Counter(r['variant'] for r in rows).items()))})",
+             f"  class agrees: {share('class_agrees', rows)}",
+             f"  placement accepted: {share('placement_accepted', placed)} increments with a suggestion",
+             f"  new page proposed where needed: {share('new_page_proposed', needed)}",
+             f"  key points usable: {share('key_points_usable', rows)}",
+             f"  cautions caught: {caught} of {expected} a hand-written brief gives; false: {false} of {shown} shown",
+             f"  length: {sum(len(r['cautions']) + len(r['suggested']) + len(r['related']) + 4 for r in rows)} "
+             "lines for these items (title, reason, key points, ids + the lists)"]
+    return "\n".join(lines)
+
+
 # -- judging ---------------------------------------------------------------------------------
 
 def items_of(out: Path, names: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -147,22 +280,26 @@ _NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:]+(?:[+-]\d{2}:\d{2})?)?|\b\d+(?
 #: kbcheck's own words outside the phrase table: the ranking's reasons, one-character counters
 _OWN_WORDS = ["shared terms: ", "where this document lists ", " material", "the note links this document",
               "already cites this note", "shares ids: ", "shares repos: ", "links the same files: ", "cites ",
-              ", which reads alike (", "处", "条", "项", "张", "行", "未消费", "已消费"]
+              ", which reads alike (", "处", "条", "项", "张", "行", "未消费", "已消费", "guide", "paper_card",
+              "repo_card", "arxiv", "doi"]
 
 
 def own_phrases() -> list[str]:
-    """The fixed text of kbcheck's phrases (both languages), longest first: what a rendering may keep."""
+    """The fixed text of kbcheck's Chinese phrases, longest first: what a zh rendering may keep."""
     sys.path.insert(0, str(REPO))
     from kbcheck.digest.phrases import _PHRASES
+    from kbcheck.i18n import catalog
 
     pieces: set[str] = set()
-    for pair in _PHRASES.values():
-        for template in pair:
+    # the Chinese phrases only: English words that happen to be in a phrase (`for`, `in`) would keep
+    # the same words of a corpus's titles
+    for key, english in _PHRASES.items():
+        for template in (catalog("zh").pgettext(key, english),):
             for literal, _field, _spec, _conv in string.Formatter().parse(template):
                 for part in re.split(r"[{}]", literal):
                     if len(part.strip()) >= 2:
                         pieces.add(part)
-    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
+    pieces |= {"## ", "# ", "- ", "**", " ★★", " ★", "⚠", "—— ", "＋", " — ", "…", "：", "（", "）", "、", "；", ". ", *_OWN_WORDS}
     return sorted(pieces, key=len, reverse=True)
 
 
@@ -229,6 +366,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--tally", action="store_true", help="print the agreement recorded in judged.jsonl and stop")
     parser.add_argument("--judged", type=Path, default=HERE / "judged.jsonl")
     parser.add_argument("--example", type=Path, help="write the redacted zh rendering of the (one) corpus here")
+    parser.add_argument("--sheet", type=int, default=0, metavar="N",
+                        help="write a judging sheet of N items drawn from RANGES (as-is and rolled back) to --out")
+    parser.add_argument("--lang", default="zh", help="the sheet's language (default zh)")
+    parser.add_argument("--tally-sheet", type=Path, metavar="FILE", help="print the judged columns of a sheet and stop")
     return parser.parse_args(argv)
 
 
@@ -236,6 +377,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.tally:
         print(tally(args.judged))
+        return 0
+    if args.tally_sheet:
+        print(tally_sheet(args.tally_sheet))
+        return 0
+    if args.sheet:
+        names = args.only or sorted(RANGES)
+        out = args.out or Path(tempfile.mkdtemp(prefix="kbcheck-digest-"))
+        (out / "clones").mkdir(parents=True, exist_ok=True)
+        rows = draw_sheet(args.corpora, out / "clones", names, args.sheet, args.seed, args.lang)
+        target = out / f"sheet-{args.seed}.jsonl"
+        target.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        print(f"{len(rows)} items to judge in {target}", file=sys.stderr)
         return 0
     names = args.only or sorted(p.stem for p in CONFIGS.glob("*.toml"))
     out = args.out or Path(tempfile.mkdtemp(prefix="kbcheck-digest-"))

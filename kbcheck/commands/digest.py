@@ -49,11 +49,13 @@ def run_digest(options: DigestOptions, out: TextIO, err: TextIO) -> int:
 
 def write_digest(repo: Repository, config: Config, options: DigestOptions, out: TextIO, err: TextIO) -> int:
     """The brief to `--output` (atomically) or to `out`; the digest's notices to `err`."""
+    from kbcheck.digest.language import configured_lang
     from kbcheck.files import atomic_file
 
-    # the brief's language is `lang` (zh by default); kbcheck's own messages follow `lang` only when
+    # the brief's language is `--lang`, else the configured `lang`; kbcheck's own messages follow `lang` only when
     # the configuration sets it, as `check`'s do (`docs/configuration.md`)
-    lang = checked_lang(options.lang, "--lang") if options.lang else config.lang
+    # (unset, the knowledge base's own: `kbcheck.digest.language`)
+    lang = checked_lang(options.lang, "--lang") if options.lang else configured_lang(config)
     said_in = message_lang(options.lang, config)
     output = _output_path(repo, options.output) if options.output else None
     if output is None:
@@ -65,13 +67,13 @@ def write_digest(repo: Repository, config: Config, options: DigestOptions, out: 
     return 0
 
 
-def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang: str, said_in: str,
+def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang: str | None, said_in: str,
                  err: TextIO) -> str:
     from kbcheck.digest import make_digest, render_digest
 
     digest = make_digest(repo, config, since=options.since, to=options.to, manifest=options.manifest, lang=lang,
                          cache=not options.no_cache)
-    text = render_digest(digest, options.format, lang)
+    text = render_digest(digest, options.format, digest.lang)
     notify(digest.notices, err, said_in)
     return text
 

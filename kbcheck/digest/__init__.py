@@ -42,11 +42,16 @@ def make_digest(repo: Repository, config: Config, *, since: str | None = None, t
     base = git.resolve(repo, base_revision(repo, config, since))
     head = git.resolve(repo, to or "HEAD")
     paths = load_manifest(manifest, repo.root) if manifest else None
-    return build_digest(repo, config, base, head, lang=lang or config.lang, manifest=manifest, manifest_paths=paths,
-                        cache=cache)
+    from kbcheck.digest.language import configured_lang
+
+    # no language asked for and none configured: the knowledge base's own (`kbcheck.digest.language`)
+    return build_digest(repo, config, base, head, lang=lang or configured_lang(config), manifest=manifest,
+                        manifest_paths=paths, cache=cache)
 
 
-def render_digest(digest: Digest, fmt: str, lang: str) -> str:
+def render_digest(digest: Digest, fmt: str, lang: str | None = None) -> str:
+    """The digest as `fmt`, in `lang` (None: the language it was built in)."""
+    lang = lang or digest.lang
     if fmt == "json":
         from kbcheck.digest.render_json import render as render_json
 

@@ -15,7 +15,9 @@ from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
+from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
+from kbcheck.digest.new_page import new_pages
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
 from kbcheck.digest.placement import backfill_reason, merge_actions
@@ -25,10 +27,11 @@ from kbcheck.digest.relation import (
     living_documents,
     living_status,
     reference_ids,
+    reference_sources,
     section_count,
     touched_sections,
 )
-from kbcheck.engine import RunOptions, check
+from kbcheck.engine import RunOptions, check, rule_kind
 from kbcheck.model.cards import PAPER
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.rules import all_rules
@@ -50,7 +53,8 @@ def _shared_caches(repo: Repository) -> Callable[[str], BlobCache]:
 
 def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Finding]:
     """Every finding (no KB007, no baseline) located in `paths` of this snapshot."""
-    present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None)
+    # a file no rule reads (an image matching no glob) is not read at all: no "binary file" notice
+    present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None and rule_kind(kb, p) is not None)
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
     return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
@@ -66,7 +70,7 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
     if item.change == ADDED:
         if new_doc is None:
             return say(lang, "living.added", sections="?", refs="?")
-        return say(lang, "living.added", sections=section_count(new_doc), refs=len(reference_ids(head_kb, item.path)))
+        return say(lang, "living.added", sections=section_count(new_doc), refs=reference_sources(head_kb, item.path))
     parts: list[str] = []
     if item.old_path is not None:
         parts.append(say(lang, "living.renamed", old=item.old_path))
@@ -93,13 +97,16 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
     return clauses(lang, parts)
 
 
-def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str,
+def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang: str | None,
                  manifest: str | None = None, manifest_paths: list[str] | None = None, cache: bool = True) -> Digest:
-    """The digest of `base..head` (full shas), or of the paths a manifest lists."""
+    """The digest of `base..head` (full shas), or of the paths a manifest lists; in `lang`, or
+    (None) in the language the knowledge base at `head` is written in."""
     missing = missing_blobs(repo, [base, head])
     caches = _shared_caches(repo) if cache else None
     base_kb = KnowledgeBase(tree_snapshot(repo, base, config.exclude, missing), config, caches)
     head_kb = KnowledgeBase(tree_snapshot(repo, head, config.exclude, missing), config, caches)
+    if lang is None:
+        lang = knowledge_base_lang(head_kb, config.lang)
     for kb in (base_kb, head_kb):
         # the changed cards are read again after their findings (cautions, key points, placement):
         # the parses the worker processes make for the findings are cached for that
@@ -149,6 +156,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)
+    for item in items:
+        if item.cls == INCREMENT and item.change != DELETED:
+            item.new_pages = new_pages(head_kb, item.path)
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
     ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)
@@ -176,7 +186,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        merge_actions=actions,
+        has_paper_cards=bool(head_kb.paths_of_kind(PAPER)), merge_actions=actions, lang=lang,
     )
 
 

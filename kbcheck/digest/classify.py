@@ -6,16 +6,19 @@
 | deleted, or pure rename                                | review     |
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
+| a changelog, a to-do list or a template                | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
+| modified: dates, status markers, open questions only   | review     |
 | added, every id already has entry mentions             | review     |
-| added, no ids, linked from an ordinary section         | review     |
+| added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
 
-The "unchanged" row is kbcheck's own: only a manifest can list a path that
+Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
+by what the diff changed (`kbcheck.digest.housekeeping`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
 An item's ids are its own: those a header every note repeats carries (the
 owner's index repository) were dropped before (`items.drop_repeated_ids`).
@@ -108,7 +111,7 @@ def _gaps(item: Item, lang: str) -> str:
         status = item.status.per_id.get(cited.id, IdStatus())
         if status.entry_mentions:
             continue
-        where = join(lang, status.sections)
+        where = capped(lang, status.sections)
         if status.in_references and status.meta_mentions:
             parts.append(say(lang, "gap.cited_meta", id=cited.display, sections=where))
         elif status.in_references:
@@ -139,6 +142,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = REVIEW, say(lang, "manifest")
     elif item.unchanged:
         item.cls, item.reason = REVIEW, say(lang, "unchanged")
+    elif item.shape is not None:
+        item.cls, item.reason = REVIEW, say(lang, f"bookkeeping.{item.shape}")
     elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
           and item.category not in config.scope_categories):
         item.cls = REVIEW
@@ -148,23 +153,27 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.volatile_only and not gap:
         parts = [say(lang, "refresh", fields=fields)]
         if total.sections:
-            parts.append(say(lang, "refresh.where", sections=join(lang, total.sections)))
+            parts.append(say(lang, "refresh.where", sections=capped(lang, total.sections)))
         if stale:
             parts.append(say(lang, "refresh.stale", stale=capped(lang, stale)))
         item.cls, item.reason = REVIEW, clauses(lang, parts)
     elif item.volatile_only:
         item.cls, item.reason = INCREMENT, say(lang, "refresh_gap", gap=_gaps(item, lang), fields=fields)
         item.cautions.append(say(lang, "caution.refresh_not_new", fields=fields))
+    elif item.housekeeping:
+        item.cls, item.reason = REVIEW, say(lang, "housekeeping", what=fields)
     elif item.change == ADDED and item.ids and status is not None and all(
         s.entry_mentions for s in status.per_id.values()
     ):
         item.cls, item.reason = REVIEW, say(lang, "digested", sections=capped(lang, total.entry_sections))
-    elif item.change == ADDED and not item.ids and linked_from:
+        item.digested = True
+    elif item.change == ADDED and linked_from:
         item.cls, item.reason = REVIEW, say(lang, "digested.linked", sections=capped(lang, list(linked_from)))
+        item.digested = True
     elif item.change == ADDED:
         item.cls, item.reason = INCREMENT, say(lang, "new", gap=_gaps(item, lang))
     else:
         parts = [say(lang, "modified", what=fields)]
         if total.entry_sections:
-            parts.append(say(lang, "modified.recheck", sections=join(lang, total.entry_sections)))
+            parts.append(say(lang, "modified.recheck", sections=capped(lang, total.entry_sections)))
         item.cls, item.reason = INCREMENT, clauses(lang, parts)

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.digest.gist import TEMPLATE, added_lines, note_shape, prose, summary_field
+from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 OWN_FOLDER = ".kbcheck/"
 ITEM_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, GUIDE, BRIEF, MANIFEST})
 _KEY_POINTS_LIMIT = 400
+#: lines of a modification's additions its key points show
+_ADDED_SHOWN = 4
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
@@ -137,7 +141,8 @@ def compare_split(old: tuple[dict[str, Any] | None, str], new: tuple[dict[str, A
 def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     """A card's own id; a note about one source, that source (docs/output.md: a wiki's source note
     stands for its paper, and the papers it cites in passing are its related work); for any other
-    markdown file every id it cites, in order."""
+    markdown file every id it cites, in order, except those it reaches only through a link to
+    another note (that note's own id is not inherited)."""
     if kind in CARD_KINDS:
         found = kb.card_id_of_path(path)
         return [CitedId(found[0], found[1])] if found else []
@@ -149,7 +154,10 @@ def item_ids(kb: KnowledgeBase, path: str, kind: str) -> list[CitedId]:
     seen: dict[str, CitedId] = {}
     for citations in kb.resolve(path).block_citations:
         for citation in citations:
-            seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
+            # a link to a sibling note is a link, not this note's source: a blog note linking a model
+            # report's note is not about the report's paper
+            if citation.note is None:
+                seen.setdefault(citation.id, CitedId(citation.kind, citation.id))
     return list(seen.values())
 
 
@@ -164,17 +172,22 @@ def drop_repeated_ids(kb: KnowledgeBase, items: Iterable[Item], background: Back
 
 
 def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
+    """On one line, at most `limit` characters: a cut ends with `…`, and never inside a latin word."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if flat[limit - 1].isascii() and flat[limit - 1].isalnum() and cut[-1:].isascii() and cut[-1:].isalnum():
+        space = cut.rfind(" ")
+        if space >= limit // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:，；：") + "…"
 
 
 def _prose(kb: KnowledgeBase, path: str) -> list[str]:
-    """The text of a document's paragraphs, items and rows, as the model reads it:
-    frontmatter is metadata, never text, and a link reads as its text."""
-    doc = kb.document(path)
-    if doc is None:
-        return []
-    return [b.text for b in doc.blocks if b.kind != "heading" and b.text.strip()]
+    """The text of a document's paragraphs, items and rows, as written: frontmatter is metadata,
+    never text; a link reads as its text, inline code as its content."""
+    return prose(kb.document(path), kb.text(path) or "")
 
 
 def described(kb: KnowledgeBase, item: Item, path: str) -> None:
@@ -214,14 +227,20 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             if isinstance(description, str) and description.strip():
                 item.key_points = _one_line(description)
                 return
-        prose = _prose(kb, path)  # parsed only for a card without a tldr or description
-        if prose:
-            item.key_points = _one_line(prose[0])
+        paragraphs = _prose(kb, path)  # parsed only for a card without a tldr or description
+        if paragraphs:
+            item.key_points = _one_line(paragraphs[0])
         return
-    prose = _prose(kb, path)
     item.title = _one_line(file_title(kb.document(path), path), 80)
+    text = kb.text(path)
+    has_fields = text is not None and split_frontmatter(text)[0] is not None
+    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else None
+    if summary is not None:  # a note's own summary field, as a card's tldr
+        item.key_points = _one_line(summary)
+        return
+    paragraphs = _prose(kb, path)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
-    content = [text for text in prose if not _BYLINE.match(text)] or prose
+    content = [text for text in paragraphs if not _BYLINE.match(text)] or paragraphs
     if content:
         item.key_points = _one_line(" ".join(content[:3]))
 
@@ -237,6 +256,21 @@ def read_text(kb: KnowledgeBase, path: str) -> tuple[str | None, str | None]:
     if kb.snapshot.blob_id(path) is not None:
         return None, "content missing from this clone (partial clone?); judged by its path only"
     return None, "not in the tree"
+
+
+def _what_changed(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, path: str, text: str) -> None:
+    """For a modification: whether it only kept the note (housekeeping), and as key points what it added."""
+    old_path = item.old_path or path
+    old_text = base_kb.text(old_path)
+    if old_text is None:
+        return
+    item.housekeeping = is_housekeeping(base_kb.document(old_path), old_text, head_kb.document(path), text,
+                                        item.changed_fields, head_kb.config.open_question_heading)
+    if "body" in item.changed_fields and not item.housekeeping:
+        added = [line for line in added_lines(split_frontmatter(old_text)[2], split_frontmatter(text)[2])
+                 if not _BYLINE.match(line)]
+        if added:
+            item.key_points = _one_line(" ".join(added[:_ADDED_SHOWN]))
 
 
 # -- items from the diff -------------------------------------------------------------------
@@ -281,6 +315,12 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
     if text is not None:
         item.ids = item_ids(side, path, kind)
         described(side, item, path)
+        if kind not in (KNOWLEDGE, MANIFEST) and path.lower().endswith((".md", ".markdown")):
+            body = split_frontmatter(text)[2]
+            item.shape = TEMPLATE if kind in CARD_KINDS and note_shape(path, "") == TEMPLATE else (
+                None if kind in CARD_KINDS else note_shape(path, body))
+            if item.change == MODIFIED and item.compared and not item.unchanged and not item.volatile_only:
+                _what_changed(base_kb, side, item, path, text)
     else:
         item.title = path.rsplit("/", 1)[-1]
         if kind in CARD_KINDS:  # the file name still says which card it is
@@ -292,8 +332,12 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
 def diff_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list[Change],
                volatile: tuple[str, ...]) -> list[Item]:
     """Every changed card, guide, brief, manifest and living document, `.kbcheck/` left out."""
-    head_kb.preload(c.path for c in changes if c.status != "D")  # one batch from git, not a request each
-    base_kb.preload(c.old_path or c.path for c in changes if c.status != "A")
+    from kbcheck.engine import rule_kind
+
+    # one batch from git, not a request each; a file nothing reads (an image matching no glob) is
+    # not read at all, so it gives no "binary file" notice
+    head_kb.preload(c.path for c in changes if c.status != "D" and rule_kind(head_kb, c.path) is not None)
+    base_kb.preload(p for c in changes if c.status != "A" and rule_kind(base_kb, p := c.old_path or c.path) is not None)
     items: list[Item] = []
     for change in changes:
         if is_own(change.path) or is_own(change.old_path):

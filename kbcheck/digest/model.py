@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kbcheck.findings import Finding
 
 if TYPE_CHECKING:
+    from kbcheck.digest.new_page import NewPage
     from kbcheck.suggest.rank import Suggestion
 
 INCREMENT, REVIEW, LIVING_DOC = "increment", "review", "living-doc"
@@ -138,6 +139,14 @@ class Item:
     related: list[Related] = field(default_factory=list)
     #: a new paper card of a years-old paper: the collector back-filling, not news
     backfilled: bool = False
+    #: bookkeeping the note is (`changelog`, `todo`, `template`; `kbcheck.digest.gist`), else None
+    shape: str | None = None
+    #: a modification of state only: dates, status markers, open questions (`kbcheck.digest.housekeeping`)
+    housekeeping: bool = False
+    #: a review item because the living documents already discuss it
+    digested: bool = False
+    #: for an increment: living documents it links that do not exist yet (`kbcheck.digest.new_page`)
+    new_pages: list[NewPage] = field(default_factory=list)
 
     @property
     def cited_no_entry(self) -> bool:
@@ -194,6 +203,10 @@ class Digest:
     titles: dict[str, str] = field(default_factory=dict)
     #: arXiv ids that have a paper card at head: only those are citable (KB004 flags the rest)
     carded: set[str] = field(default_factory=set)
+    #: the knowledge base keeps paper cards (false: KB004 is not evaluated, every arXiv id is citable)
+    has_paper_cards: bool = True
+    #: the language its reasons and cautions are written in
+    lang: str = "zh"
     #: in priority order: cited-no-entry, untraced trend lines, new entries, number updates
     merge_actions: list[MergeAction] = field(default_factory=list)
 
@@ -209,6 +222,7 @@ class Digest:
         seen: dict[str, CitedId] = {}
         for item in self.of_class(INCREMENT):
             for cited in item.ids:
-                if cited.kind in PAPER_KINDS and (cited.kind != "arxiv" or cited.id in self.carded):
+                if cited.kind in PAPER_KINDS and (
+                        cited.kind != "arxiv" or not self.has_paper_cards or cited.id in self.carded):
                     seen.setdefault(cited.id, cited)
         return list(seen.values())

@@ -10,6 +10,7 @@ kbcheck's messages are in (`docs/configuration.md`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,6 +34,10 @@ _PHRASES: dict[str, str] = {
     "digested": "already digested, in {sections}",
     "digested.linked": "already digested: {sections} link this file",
     "new": "new material: {gap}",
+    "bookkeeping.changelog": "changelog: a record of what was done, not new material",
+    "bookkeeping.todo": "to-do list: plans, not new material",
+    "bookkeeping.template": "template: a form for new notes, not new material",
+    "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
     "modified": "modified: {what}",
     "modified.recheck": "re-check the entry in {sections}",
     "unchanged": "unchanged between base and head; listed again by the manifest",
@@ -54,6 +59,10 @@ _PHRASES: dict[str, str] = {
     "action.anchor": "anchor the trend line \"{line}\" with {source}",
     "action.a_source": "a source",
     "action.new_entry": "add {what} to {section}",
+    "action.new_page": "create {page} for {what}, linked from {linkers}",
+    "action.new_page.alone": "create {page} for {what}",
+    "md.new_page": "New page {path} (linked by this item, not yet written); link it from {linkers}",
+    "md.new_page.alone": "New page {path} (linked by this item, not yet written)",
     "action.update_number": "update {number} (the card now says {now})",
     # -- gaps, one id each -----------------------------------------------------------
     "gap.cited_no_entry": "{id} is in the reference list with no entry (cited, no entry)",
@@ -112,11 +121,24 @@ _PHRASES: dict[str, str] = {
     "md.b.note": "Written by kbcheck digest: read-only; no living document, manifest or baseline was changed.",
     "md.suggested": "Suggested place",
     "md.suggestion": "{doc} {section} (line {line}, score {score}): {why}",
+    "md.suggestion.bare": "{doc} {section} (line {line}, score {score})",
+    # -- why a section is suggested (`kbcheck suggest` says them in English) ------------------
+    "why.cites_note": "already cites this note{ids}",
+    "why.shares_ids": "shares ids: {ids}",
+    "why.shares_repos": "shares repos: {ids}",
+    "why.links_same": "links the same files: {files}",
+    "why.reads_alike": "cites {path}, which reads alike ({terms})",
+    "why.links_doc": "the note links this document",
+    "why.lists_material": "where this document lists {kinds} material",
+    "why.shared_terms": "shared terms: {terms}",
     "md.no_suggestion": "no section of the living documents fits clearly",
     "md.related": "Related material (already in the knowledge base)",
     "md.merge_actions": "Merge actions (in priority order)",
     "md.backfilled": "{n} new card{s} of years-old papers back-filled by the collector (not news): {papers}",
     "md.more": "… {n} more",
+    "md.more_digested": "… {n} more already digested (the JSON lists every item)",
+    "md.more_consumed": "… {n} more consumed (the JSON lists every path)",
+    "md.more_new_docs": "… {n} more new living documents (the JSON lists every item)",
     "md.notices": "Notices",
     "kind.paper_card": "paper card",
     "kind.repo_card": "repo card",
@@ -141,6 +163,30 @@ def say(lang: str, key: str, **values: Any) -> str:
     from kbcheck.i18n import catalog
 
     return catalog(lang).pgettext(key, english).format(**values)
+
+
+#: `kbcheck suggest`'s reasons (`kbcheck.suggest.rank`), as patterns: the digest says them in its language
+_WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(pattern)) for key, pattern in (
+    ("why.cites_note", r"^already cites this note(?P<ids>.*)$"),
+    ("why.shares_ids", r"^shares ids: (?P<ids>.*)$"),
+    ("why.shares_repos", r"^shares repos: (?P<ids>.*)$"),
+    ("why.links_same", r"^links the same files: (?P<files>.*)$"),
+    ("why.reads_alike", r"^cites (?P<path>.*), which reads alike \((?P<terms>.*)\)$"),
+    ("why.links_doc", r"^the note links this document$"),
+    ("why.lists_material", r"^where this document lists (?P<kinds>.*) material$"),
+    ("why.shared_terms", r"^shared terms: (?P<terms>.*)$"),
+))
+
+
+def why(lang: str, reason: str) -> str:
+    """One reason of a suggestion in the digest's language (one the patterns do not know stays as it is)."""
+    if lang == "en":
+        return reason
+    for key, pattern in _WHY_PATTERNS:
+        found = pattern.match(reason)
+        if found:
+            return say(lang, key, **found.groupdict())
+    return reason
 
 
 def phrases() -> dict[str, str]:

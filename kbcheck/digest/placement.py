@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.findings import Finding
 
-_RELATED_SHOWN = 6
+_RELATED_SHOWN = 4
+#: a note linking more than this many files (or this share of the notes) is an index, not related material
+_HUB_LINKS, _HUB_SHARE = 20, 0.1
 _URL = re.compile(r"(?i:https?)://\S+")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,6}")
@@ -112,6 +114,7 @@ class Neighbourhood:
                 self.words.setdefault(word, set()).add(path)
         self.lower_words = {w for w in self.words if w.islower()}
         self._naming: dict[str, list[str]] = {}
+        self._hubs: dict[str, bool] = {}
         self.owners: dict[str, list[str]] = {}
         for stem, path in kb.repo_index().items():
             card = kb.card_id_of_path(path)
@@ -158,33 +161,46 @@ class Neighbourhood:
         return warnings
 
     # -- related material --------------------------------------------------------
-    def related(self, item: Item, linked: Iterable[str], lang: str) -> list[Related]:
-        """Guides, briefs and cards about the same thing: sharing an id, linked either way, same owner, same name."""
-        own = {cited.id for cited in item.ids}
-        found: dict[str, str] = {}
+    def is_hub(self, path: str) -> bool:
+        """A changelog, a to-do list, a template, or an index linking a good share of the notes: it is
+        "related" to everything, so to nothing in particular."""
+        if path not in self._hubs:
+            from kbcheck.digest.gist import note_shape
 
-        def add(path: str, why: str) -> None:
-            if path != item.path and path not in found:
-                found[path] = why
+            many = max(_HUB_LINKS, int(len(self.notes) * _HUB_SHARE))
+            self._hubs[path] = len(self.links.get(path, ())) > many or (
+                path in self.prose and note_shape(path, self.prose[path]) is not None)
+        return self._hubs[path]
+
+    def related(self, item: Item, linked: Iterable[str], lang: str) -> list[Related]:
+        """Guides, briefs and cards about the same thing, strongest tie first: linking the item, sharing
+        an id, linked from it, same owner, same name; hubs (`is_hub`) left out."""
+        own = {cited.id for cited in item.ids}
+        found: dict[str, tuple[int, str]] = {}
+
+        def add(rank: int, path: str, why: str) -> None:
+            if path != item.path and (path not in found or found[path][0] > rank) and not self.is_hub(path):
+                found[path] = (rank, why)
 
         for path in self.notes:
             shared = sorted(self.cited[path] & own)
             if item.path in self.links[path]:
-                add(path, say(lang, "related.links_item"))
+                add(0, path, say(lang, "related.links_item"))
             elif shared:
-                add(path, say(lang, "related.shares", ids=", ".join(shared[:3])))
+                add(1, path, say(lang, "related.shares", ids=", ".join(shared[:3])))
         for path in linked:
             if self.kb.kind_of(path) in (GUIDE, BRIEF, PAPER, REPO):
-                add(path, say(lang, "related.linked"))
+                add(2, path, say(lang, "related.linked"))
         for cited in item.ids:
             if cited.kind == "repo":
                 owner = cited.id.split("/", 1)[0]
                 for path in sorted(self.owners.get(owner, [])):
-                    add(path, say(lang, "related.owner", owner=owner))
+                    add(3, path, say(lang, "related.owner", owner=owner))
         for name in self.names(item.title):
             for path in self.files_naming(name, item.path):
-                add(path, say(lang, "related.name", name=name))
-        return [Related(path, why) for path, why in list(found.items())[:_RELATED_SHOWN]]
+                add(4, path, say(lang, "related.name", name=name))
+        ranked = sorted(found.items(), key=lambda pair: pair[1][0])  # stable: ties keep their order
+        return [Related(path, why) for path, (_rank, why) in ranked[:_RELATED_SHOWN]]
 
 
 def linked_files(kb: KnowledgeBase, path: str) -> list[str]:
@@ -218,11 +234,13 @@ def _words(text: str) -> set[str]:
 
 
 def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[Finding], lang: str) -> list[MergeAction]:
-    """Cited-no-entry entries first, then untraced trend lines to anchor, then new entries, then number updates."""
+    """Cited-no-entry entries first, then untraced trend lines to anchor, then new entries, then the new pages
+    increments link, then number updates."""
     # a card names its paper best: cards first, then the guides and briefs that cite it
     increments = sorted((i for i in items if i.cls == INCREMENT), key=lambda i: i.kind not in (PAPER, REPO))
     actions: list[tuple[str, str, str]] = []
     done: set[tuple[str, ...]] = set()
+    proposed: set[str] = set()
 
     def place(item: Item) -> tuple[str, str]:
         if item.suggested_sections:
@@ -274,6 +292,13 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
         if not item.cited_no_entry and first_time(item):
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
+    for item in increments:
+        for page in item.new_pages:
+            if page.path not in proposed:
+                proposed.add(page.path)
+                key = "action.new_page" if page.linked_from else "action.new_page.alone"
+                actions.append((say(lang, key, page=page.path, what=name(item), linkers=", ".join(page.linked_from)),
+                                page.path, ""))
     for finding in findings:
         if isinstance(finding.facts, StaleNumber):
             now = finding.facts.now()

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.model.cards import split_frontmatter
-from kbcheck.model.document import Document, Section, inline_text
+from kbcheck.model.document import REFERENCE, Document, Section, inline_text
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.model.mentions import document_mentions
 
@@ -123,6 +123,27 @@ def _section_texts(doc: Document, text: str) -> dict[str, str]:
 def reference_ids(kb: KnowledgeBase, path: str) -> list[CitedId]:
     """Ids in the document's reference list, in order."""
     return [CitedId(where.kind, ident) for ident, where in document_mentions(kb, path).items() if where.references]
+
+
+def reference_sources(kb: KnowledgeBase, path: str) -> int:
+    """How many sources the document's reference list names: its ids, the web pages it links, and
+    the notes it links whose id is not among them (a wiki's `Sources` list links its source notes, which may name two ids)."""
+    doc = kb.document(path)
+    if doc is None:
+        return 0
+    ids = {cited.id for cited in reference_ids(kb, path)}
+    notes: set[str] = set()
+    for block, links in zip(doc.blocks, kb.resolve(path).block_links):
+        if doc.sections[block.section].role != REFERENCE:
+            continue
+        for link in links:
+            if link.kind == "url":
+                notes.add(link.target)
+            elif link.kind == "document" and link.target != path:
+                own = kb.note_id(link.target)
+                if own is None or own[1] not in ids:
+                    notes.add(link.target)
+    return len(ids) + len(notes)
 
 
 def touched_sections(old_doc: Document, old_text: str, new_doc: Document, new_text: str) -> list[str]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 from kbcheck import i18n
-from kbcheck.digest.model import INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
-from kbcheck.digest.phrases import clauses, field_changes, join, say
+from kbcheck.digest.model import ADDED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
+from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
 from kbcheck.findings import printable_path
 from kbcheck.model.document import inline_text
 
@@ -24,6 +24,10 @@ _SAFETY = 4096
 _WHY_SHOWN = 3
 #: living documents named in the "compared against" line
 _AGAINST_SHOWN = 12
+#: an increment's cautions and findings shown under it (the warnings checklist lists every new finding)
+_WARNINGS_SHOWN = 5
+#: digested review items, new living documents and consumed paths listed one by one (the JSON has them all)
+_GROUP_SHOWN = 10
 
 
 
@@ -41,7 +45,7 @@ _INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#$])")
 #: `a@b.org`; a zero-width space after the `:`, the `www` and each `@` leaves the text as it reads
 _AUTOLINK = re.compile(r"(?<=:)(?=//)|(?i:(?<=(?<![\w.])www))(?=\.)|(?<=@)")
 #: what starts a block at the beginning of a line: a list item, a quote, a heading underline
-_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))")
+_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])(?=\s|[-=]*\s*$)|(\d{1,9})([.)])(?=\s|$))")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
@@ -84,16 +88,16 @@ def _relation(item: Item, lang: str) -> list[str]:
     for cited in item.ids:
         status = item.status.per_id.get(cited.id, IdStatus())
         parts = [
-            say(lang, "md.rel.refs", sections=join(lang, [escape_markdown(s) for s in status.reference_sections]))
+            say(lang, "md.rel.refs", sections=capped(lang, [escape_markdown(s) for s in status.reference_sections]))
             if status.in_references
             else say(lang, "md.rel.no_refs"),
             say(lang, "md.rel.entry", n=status.entry_mentions, s=_plural(status.entry_mentions),
-                where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in status.entry_sections]))
+                where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in status.entry_sections]))
             if status.entry_sections else ""),
         ]
         meta_sections = [s for s in status.sections if s not in status.entry_sections]
         parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=_plural(status.meta_mentions),
-                         where=say(lang, "md.rel.where", sections=join(lang, [escape_markdown(s) for s in meta_sections]))
+                         where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in meta_sections]))
                          if meta_sections else ""))
         line = f"- {escape_markdown(cited.display)}{_colon(lang)}{clauses(lang, parts)}"
         if status.cited_no_entry:
@@ -124,17 +128,20 @@ def _increment(n: int, item: Item, lang: str, cap: int | None) -> list[str]:
     out += _cap(_relation(item, lang), cap, lang)
     out += ["", f"**{say(lang, 'md.suggested')}**", ""]
     suggested = [
-        "- " + say(lang, "md.suggestion", doc=_code(s.living_doc), section=escape_markdown(inline_text(s.section)) or "—",
-                   line=s.line, score=f"{s.score:.2f}", why=escape_markdown(join(lang, s.why[:_WHY_SHOWN])))
+        "- " + say(lang, "md.suggestion" if s.why else "md.suggestion.bare", doc=_code(s.living_doc),
+                   section=escape_markdown(inline_text(s.section)) or "—", line=s.line, score=f"{s.score:.2f}",
+                   why=escape_markdown(clauses(lang, [why(lang, w) for w in s.why[:_WHY_SHOWN]])))
         for s in item.suggested_sections
     ]
+    suggested += ["- " + say(lang, "md.new_page" if page.linked_from else "md.new_page.alone", path=_code(page.path),
+                             linkers=join(lang, [_code(p) for p in page.linked_from])) for page in item.new_pages]
     out += suggested or [f"- {say(lang, 'md.no_suggestion')}"]
     if item.related:
         out += ["", f"**{say(lang, 'md.related')}**", ""]
         out += [f"- {_code(r.path)}{_colon(lang)}{escape_markdown(r.why)}" for r in item.related]
     out += ["", f"**{say(lang, 'md.cautions')}**", ""]
     warnings = [f"- {escape_markdown(w)}" for w in item.warnings] or [f"- {say(lang, 'md.no_cautions')}"]
-    out += _cap(warnings, cap, lang)
+    out += _cap(warnings, min(cap or _WARNINGS_SHOWN, _WARNINGS_SHOWN), lang)  # the checklist below has them all
     out.append("")
     return out
 
@@ -164,9 +171,17 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         blocks += _increment(n, item, lang, cap)
     out += blocks
 
-    reviews = [f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" if lang == "zh"
-               else f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
-               for item in digest.of_class(REVIEW) if not item.backfilled]
+    def review_line(item: Item) -> str:
+        if lang == "zh":
+            return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}"
+        return f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
+
+    # what the living documents already discuss is listed up to a point: a wiki's ingest digests hundreds
+    digested = [item for item in digest.of_class(REVIEW) if item.digested and not item.backfilled]
+    reviews = [review_line(item) for item in digest.of_class(REVIEW) if not item.backfilled and not item.digested]
+    reviews += [review_line(item) for item in digested[:_GROUP_SHOWN]]
+    if len(digested) > _GROUP_SHOWN:
+        reviews.append("- " + say(lang, "md.more_digested", n=len(digested) - _GROUP_SHOWN))
     backfilled = [item for item in digest.of_class(REVIEW) if item.backfilled]
     if backfilled:
         papers = join(lang, [escape_markdown(c.display) for item in backfilled for c in item.ids[:1]][:cap or 8])
@@ -175,7 +190,12 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=_plural(len(backfilled)), papers=papers))
     out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
 
-    living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}" for item in digest.of_class(LIVING_DOC)]
+    changed_docs = [item for item in digest.of_class(LIVING_DOC) if item.change != ADDED]
+    new_docs = [item for item in digest.of_class(LIVING_DOC) if item.change == ADDED]
+    living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}"
+              for item in changed_docs + new_docs[:_GROUP_SHOWN]]
+    if len(new_docs) > _GROUP_SHOWN:
+        living.append("- " + say(lang, "md.more_new_docs", n=len(new_docs) - _GROUP_SHOWN))
     if living:
         out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
 
@@ -210,11 +230,16 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         out.append("- " + say(lang, "md.b.manifest", path=_code(digest.manifest)))
     out.append("- " + say(lang, "md.b.consumed", n=consumed, total=len(digest.boundary)))
     paths = []
-    for entry in digest.boundary:
+    # every path not consumed is named; of those consumed, the first few (the JSON names them all)
+    unread = [entry for entry in digest.boundary if not entry.consumed]
+    read = [entry for entry in digest.boundary if entry.consumed]
+    for entry in unread + read[:_GROUP_SHOWN]:
         state = say(lang, "md.b.yes" if entry.consumed else "md.b.no")
         note = f"（{escape_markdown(entry.note)}）" if lang == "zh" and entry.note else f" ({escape_markdown(entry.note)})" if entry.note else ""
         paths.append(f"  - {_code(entry.path)} —— {state}{note}" if lang == "zh" else f"  - {_code(entry.path)} — {state}{note}")
     out += _cap(paths, cap, lang)
+    if len(read) > _GROUP_SHOWN:
+        out.append("  - " + say(lang, "md.more_consumed", n=len(read) - _GROUP_SHOWN))
     out += ["- " + say(lang, "md.b.note"), ""]
     return "\n".join(out)
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 #: what the cache keys of the suggester begin with (kbcheck's own code versions the cache)
 _VERSION = "suggest"
 _NAMESPACE = "suggest"
+#: the role of a section `no-home-heading` names (a see-also list, questions): never a candidate
+NO_HOME = "no_home"
 _LABEL_PREFIX = re.compile(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
 #: (kind, value, form) of a ref, as `KnowledgeBase.resolve_refs` takes it
 RawRef = tuple[str, str, str]
@@ -67,8 +69,9 @@ class Section:
 
     @property
     def candidate(self) -> bool:
-        """A place for an entry: not the reference list, not the trend or open-question layer."""
-        return self.role not in (REFERENCE, TREND, OPEN_QUESTION)
+        """A place for an entry: not the reference list, not the trend or open-question layer, not a
+        section `no-home-heading` names."""
+        return self.role not in (REFERENCE, TREND, OPEN_QUESTION, NO_HOME)
 
 
 @dataclass
@@ -225,7 +228,10 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
         title, name_terms, raw_sections = summary
         sections: list[Section] = []
         links_out: set[str] = set()
+        no_home = kb.config.no_home_heading
         for heading, line, _level, role, label, terms, refs in raw_sections:
+            if role is None and heading and no_home.search(heading):
+                role = NO_HOME  # a "see also" list or an open question: never a place for new material
             targets, kinds = resolver.resolve(path, refs)
             links_out |= targets
             sections.append(Section(path, heading, line, role, label, terms, sum(terms.values()), targets, kinds))

@@ -1,0 +1,71 @@
+"""A page the knowledge base lacks: where a new note's material goes when no page holds it yet.
+
+A note that links a page which does not exist yet (`[[kv-cache]]` with no
+`kv-cache.md`, or a relative link to a missing living document) names the page
+its author meant to write: the digest proposes it, at the path the link would
+resolve to (a wikilink: in the folder of the first `knowledge` glob), and the
+pages that should link it: the living documents the note links that exist.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kbcheck.globs import globset
+from kbcheck.model.knowledge_base import KNOWLEDGE, static_prefix
+
+if TYPE_CHECKING:
+    from kbcheck.model.knowledge_base import KnowledgeBase
+
+#: pages proposed for one note, and pages named that should link each
+NEW_PAGES_SHOWN, LINKERS_SHOWN = 2, 3
+_WIKILINK = re.compile(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
+
+
+@dataclass(frozen=True)
+class NewPage:
+    """A living document to create, and the existing pages that should link it."""
+
+    path: str
+    linked_from: tuple[str, ...]
+
+
+def _home(kb: KnowledgeBase) -> str | None:
+    """The folder a new living document goes in: the first `knowledge` glob's fixed part."""
+    for glob in kb.config.knowledge:
+        prefix = static_prefix(glob)
+        if prefix.endswith("/") or not prefix:
+            return prefix
+        return posixpath.dirname(prefix) + "/" if "/" in prefix else ""
+    return None
+
+
+def new_pages(kb: KnowledgeBase, path: str) -> list[NewPage]:
+    """The living documents the note at `path` links that do not exist yet (module docstring)."""
+    home = _home(kb)
+    if home is None:
+        return []
+    living = globset(kb.config.knowledge)
+    resolved = kb.resolve(path)
+    wanted: list[str] = []
+    for broken in resolved.broken_paths:
+        found = _WIKILINK.match(broken.written)
+        if found:
+            name = found.group(1).strip()
+            target = f"{home}{name}.md" if name and "/" not in name else None
+        else:
+            target = broken.target
+        if target is not None and living.match(target) and target not in wanted:
+            wanted.append(target)
+    if not wanted:
+        return []
+    linkers = list(dict.fromkeys(
+        link.target for links in resolved.block_links for link in links
+        if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
+    return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
+
+
+__all__ = ["NewPage", "new_pages"]

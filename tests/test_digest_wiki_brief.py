@@ -1,0 +1,400 @@
+"""The digest of a wiki as its maintainer would act on it: what is citable without paper cards,
+what a new page cites, which notes a page already discusses, and text that reads as written
+(hand-written fixtures in the shape of an Obsidian wiki: source notes, concept pages)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kbcheck.cli import main
+from kbcheck.digest.phrases import why
+from kbcheck.digest.render_markdown import escape_markdown
+from tests.test_digest_real_history import DRAFT_NOTE, PAGE_AFTER, PAGE_BEFORE, TREE_NOTE, TWO_PAPERS, WIKI_CONFIG, ingest
+
+
+def _digest(base: str, capsys: pytest.CaptureFixture[str], lang: str = "en") -> dict:  # type: ignore[type-arg]
+    assert main(["digest", "--since", base, "--format", "json", "--lang", lang]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def _items(base: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:  # type: ignore[type-arg]
+    """The JSON items, with the title and key points the markdown shows (read from the digest as data)."""
+    from kbcheck.config import load_config
+    from kbcheck.digest import make_digest
+    from kbcheck.git import open_repository
+
+    items = {i["path"]: i for i in _digest(base, capsys)["items"]}
+    with open_repository(Path.cwd()) as handle:
+        for item in make_digest(handle, load_config(handle.root), since=base, lang="en").items:
+            items[item.path].update(title=item.title, key_points=item.key_points)
+    return items
+
+
+# -- citable ids ----------------------------------------------------------------------------------
+
+def test_without_paper_cards_every_arxiv_id_of_an_increment_is_citable(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/chen-2023-draft-2302-01318.md": DRAFT_NOTE,
+                                         "wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE})
+    document = _digest(base, capsys)
+    # the tree note is an increment (only in the Sources list); the draft note is digested
+    assert document["citable_ids"] == ["2401.02222"]
+
+
+# -- a new page's sources -----------------------------------------------------------------------
+
+NEW_PAGE = """# Draft Models
+
+## Description
+
+Small drafts, verified in one pass.
+
+## Sources
+
+- [[two-papers]]
+- [[li-2024-tree-2401-02222]]
+- [A blog post](https://blog.example.org/drafts)
+"""
+
+
+def test_a_new_page_counts_the_notes_and_pages_its_sources_list_links(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
+                                         "wiki/sources/two-papers.md": TWO_PAPERS,
+                                         "wiki/concepts/draft-models.md": NEW_PAGE,
+                                         "wiki/concepts/empty.md": "# Empty\n\n## Sources\n\n- (none yet)\n"})
+    items = _items(base, capsys)
+    # the note naming two ids is still a source the page lists
+    assert items["wiki/concepts/draft-models.md"]["reason"] == "new living document: 3 sections, 3 references"
+    assert items["wiki/concepts/empty.md"]["reason"] == "new living document: 2 sections, 0 references"
+
+
+# -- which notes a page already discusses ------------------------------------------------------------
+
+LINKING_PAGE = PAGE_AFTER.replace("showed for large decoders.", "showed for large decoders; [[two-papers]] compares both.")
+
+
+def test_a_note_a_page_body_links_is_discussed_whatever_its_ids(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, LINKING_PAGE, {"wiki/sources/two-papers.md": TWO_PAPERS})
+    item = _items(base, capsys)["wiki/sources/two-papers.md"]
+    assert (item["class"], item["reason"]) == ("review", "already digested: Description link this file")
+
+
+def test_a_note_no_page_body_links_stays_new_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/two-papers.md": TWO_PAPERS})
+    assert _items(base, capsys)["wiki/sources/two-papers.md"]["class"] == "increment"
+
+
+BLOG_NOTE = """---
+type: source
+title: A blog post on draft models
+url: https://blog.example.org/drafts
+---
+
+## Summary
+
+The post walks through [[li-2024-tree-2401-02222]] and a few cheaper tricks.
+"""
+
+
+def test_a_note_does_not_inherit_the_id_of_a_sibling_note_it_links(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
+                                         "wiki/sources/blog-drafts.md": BLOG_NOTE})
+    items = _items(base, capsys)
+    assert items["wiki/sources/blog-drafts.md"]["ids"] == []
+    assert items["wiki/sources/li-2024-tree-2401-02222.md"]["ids"] == ["2401.02222"]
+
+
+# -- files no rule reads ---------------------------------------------------------------------------
+
+def test_an_image_matching_no_glob_gives_no_notice(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({"wiki/assets/figure.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+                         "wiki/sources/broken.md": b"# Broken\n\0\0binary\n", "figure-2.png": b"\x89PNG\0"})
+    git_repo.commit_all("images", author="tom")
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    notices = capsys.readouterr().err.splitlines()
+    assert not [n for n in notices if "figure.png" in n], notices
+    # a file the knowledge base maps is still said to be skipped
+    assert [n for n in notices if "broken.md" in n and "binary" in n], notices
+
+
+# -- text as written --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, shown", [
+    ("2.5× faster", "2.5× faster"), ("+12.7% on MATH", "+12.7% on MATH"), ("-3 points", "-3 points"),
+    ("1. one", "1\\. one"), ("+ plus", "\\+ plus"), ("---", "\\---"), ("2305.07185 is cited", "2305.07185 is cited"),
+])
+def test_only_what_would_open_a_block_is_escaped_at_the_start(text: str, shown: str) -> None:
+    assert escape_markdown(text) == shown
+
+
+def test_the_reasons_of_a_suggestion_are_said_in_the_digest_language() -> None:
+    assert why("zh", "shared terms: draft, verify") == "共同词：draft, verify"
+    assert why("zh", "the note links this document") == "本笔记链接了该文档"
+    assert why("en", "shared terms: draft, verify") == "shared terms: draft, verify"
+    assert why("zh", "something new") == "something new"
+
+
+# -- bookkeeping notes and housekeeping edits ----------------------------------------------------------
+
+def _added(git_repo, notes: dict[str, str], capsys) -> dict[str, dict]:  # type: ignore[no-untyped-def,type-arg]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n\n## Description\n\nText.\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many(notes)
+    git_repo.commit_all("notes", author="tom")
+    return _items(base, capsys)
+
+
+DATED_LOG = "# Ingest history\n\n- 2026-04-18: added five notes\n- 2026-04-19: fixed links\n- 2026-04-20: lint\n"
+TASKS = "# Next\n\n- [ ] read the tree-draft paper\n- [x] fix the index\n- [ ] compare two drafts\n"
+TEMPLATE_NOTE = "---\ntitle: {{title}}\n---\n\n# {{title}}\n\n## Summary\n\n{{summary}}\n\n## Links\n\n{{links}}\n"
+
+
+@pytest.mark.parametrize("path, text, reason", [
+    ("wiki/sources/log.md", "# Log\n\nWhat was done, in order.\n", "changelog: a record of what was done, not new material"),
+    ("wiki/sources/ingest-history.md", DATED_LOG, "changelog: a record of what was done, not new material"),
+    ("wiki/sources/next.md", TASKS, "to-do list: plans, not new material"),
+    ("wiki/sources/_template.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
+    ("wiki/sources/blank.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
+])
+def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsys, path, text, reason) -> None:  # type: ignore[no-untyped-def]
+    item = _added(git_repo, {path: text}, capsys)[path]
+    assert (item["class"], item["reason"]) == ("review", reason)
+
+
+@pytest.mark.parametrize("path, text", [
+    ("wiki/sources/template-matching.md", "# Template matching\n\nSliding a patch over an image scores each place.\n"),
+    ("wiki/sources/one-dated-line.md", "# Draft models\n\n- 2026-04-18: first read\n- drafts are cheap\n- verify in one pass\n"),
+    ("wiki/sources/one-task.md", "# Draft models\n\n- [ ] check the numbers\n- drafts are cheap\n- verify in one pass\n"),
+])
+def test_a_note_about_a_topic_is_not_bookkeeping(git_repo, capsys, path, text) -> None:  # type: ignore[no-untyped-def]
+    assert _added(git_repo, {path: text}, capsys)[path]["class"] == "increment"
+
+
+NOTE_V1 = """---
+title: Draft models
+updated: 2026-04-18
+status: reading
+---
+
+# Draft models
+
+Drafts are cheap; the verifier accepts a prefix.
+
+- [ ] check the speedup table
+
+## 待追问
+
+- Does it hold for long contexts?
+"""
+
+
+def _modified(git_repo, new: str, capsys) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n", "wiki/sources/draft.md": NOTE_V1})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/draft.md", new)
+    git_repo.commit_all("edit", author="tom")
+    return _items(base, capsys)["wiki/sources/draft.md"]
+
+
+@pytest.mark.parametrize("new", [
+    NOTE_V1.replace("updated: 2026-04-18", "updated: 2026-04-21"),
+    NOTE_V1.replace("status: reading", "status: done").replace("- [ ] check", "- [x] check"),
+    NOTE_V1 + "- Is the draft size tied to the target's?\n",
+])
+def test_an_edit_of_dates_status_or_open_questions_is_housekeeping(git_repo, capsys, new) -> None:  # type: ignore[no-untyped-def]
+    item = _modified(git_repo, new, capsys)
+    assert item["class"] == "review" and item["reason"].startswith("housekeeping"), item["reason"]
+
+
+def test_an_edit_that_adds_a_finding_is_new_material_and_shows_what_it_added(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = NOTE_V1.replace("- [ ] check the speedup table\n", "- [ ] check the speedup table\n"
+                          "- The `tree` variant accepts 2.5× longer prefixes, see [the table](table.md).\n")
+    item = _modified(git_repo, new, capsys)
+    assert item["class"] == "increment"
+    assert item["key_points"] == "The tree variant accepts 2.5× longer prefixes, see the table."
+
+
+# -- key points -------------------------------------------------------------------------------------
+
+def test_a_note_summary_field_is_its_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "---\ntitle: Drafts\nsummary: Drafts trade acceptance for speed.\n---\n\n# Drafts\n\nFirst paragraph.\n"
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "Drafts trade acceptance for speed.")
+
+
+def test_key_points_keep_inline_code_and_link_text(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nKept apart from [`log.md`](log.md) (the time line), run with `make all`.\n"
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "Kept apart from log.md (the time line), run with make all.")
+
+
+def test_a_long_title_is_cut_between_words_with_an_ellipsis(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    title = "Agent " * 12 + "AgentEnvironments Scale Beyond Anything"
+    item = _added(git_repo, {"wiki/sources/long.md": f"# {title}\n\nText.\n"}, capsys)["wiki/sources/long.md"]
+    assert item["title"].endswith("Agent…") and len(item["title"]) <= 80
+
+
+# -- sized for reading --------------------------------------------------------------------------------
+
+def _many_digested(git_repo, count: int, capsys) -> str:  # type: ignore[no-untyped-def]
+    notes = {f"wiki/sources/note-{n:02}.md": f"# Note {n}\n\nDraft finding {n}.\n" for n in range(count)}
+    links = " ".join(f"[[note-{n:02}]]" for n in range(count))
+    base = ingest(git_repo, PAGE_AFTER.replace("showed for large decoders.", f"showed; see {links}."), notes)
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    return capsys.readouterr().out
+
+
+def test_digested_items_beyond_ten_are_counted_not_listed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    markdown = _many_digested(git_repo, 13, capsys)
+    assert markdown.count("already digested: Description link this file") == 10
+    assert "- … 3 more already digested (the JSON lists every item)" in markdown
+    # the evidence boundary names the first ten paths consumed (13 notes and the page: 4 more)
+    assert "  - … 4 more consumed (the JSON lists every path)" in markdown
+
+
+def test_a_few_digested_items_are_all_listed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    markdown = _many_digested(git_repo, 3, capsys)
+    assert markdown.count("already digested: Description link this file") == 3
+    assert "more already digested" not in markdown and "more consumed" not in markdown
+
+
+def test_a_changelog_is_not_related_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/a.md": "# A\n",
+                         "wiki/sources/log.md": "# Log\n\n- 2026-04-18: read Speculatron (arXiv:2401.02222)\n",
+                         "wiki/sources/speculatron-notes.md": "# Speculatron notes\n\nOn arXiv:2401.02222.\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/speculatron.md", "# Speculatron\n\nDrafts a tree (arXiv:2401.02222).\n")
+    git_repo.commit_all("note", author="tom")
+    related = [r["path"] for r in _items(base, capsys)["wiki/sources/speculatron.md"]["related"]]
+    assert related == ["wiki/sources/speculatron-notes.md"]
+
+
+# -- placement in the structure that exists -------------------------------------------------------------
+
+SEE_ALSO_PAGE = """# 检索
+
+## 稀疏检索
+
+倒排索引按词项召回文档。
+
+## 相关页面
+
+- 稠密检索：双塔编码器分别编码查询和文档，向量近邻搜索召回。
+
+## 待追问
+
+- 双塔编码器的向量近邻搜索能否替代倒排索引？
+"""
+DUAL_NOTE = "# 双塔编码器\n\n双塔编码器分别编码查询和文档，向量近邻搜索召回。\n"
+
+
+def _sections(git_repo, config: str, capsys) -> list[str]:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": config, "wiki/concepts/retrieval.md": SEE_ALSO_PAGE,
+                         "wiki/sources/dual.md": DUAL_NOTE})
+    git_repo.commit_all("base", author="tom")
+    assert main(["suggest", "wiki/sources/dual.md", "--format", "json"]) == 0
+    [item] = json.loads(capsys.readouterr().out)["items"]
+    return [s["section"] for s in item["suggestions"]]
+
+
+def test_a_see_also_list_and_open_questions_are_no_home_for_a_note(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    sections = _sections(git_repo, WIKI_CONFIG, capsys)
+    assert "相关页面" not in sections and "待追问" not in sections
+
+
+def test_no_home_heading_can_be_set_to_match_nothing(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert "相关页面" in _sections(git_repo, WIKI_CONFIG + "no-home-heading = '$^'\n", capsys)
+
+
+# -- one language per run ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("config, expected", [
+    (WIKI_CONFIG, "# Knowledge-base digest"),  # an English wiki, no `lang`: English
+    (WIKI_CONFIG + 'lang = "zh"\n', "# 知识库增量简报"),  # set: as set
+])
+def test_the_digest_language_follows_the_knowledge_base_unless_set(git_repo, capsys, config, expected) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": config, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/li-2024-tree-2401-02222.md", TREE_NOTE)
+    git_repo.commit_all("note", author="tom")
+    assert main(["digest", "--since", base]) == 0
+    assert capsys.readouterr().out.startswith(expected)
+
+
+def test_a_chinese_knowledge_base_gets_a_chinese_digest_by_default(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/检索.md": "# 检索\n\n## 稀疏检索\n\n倒排索引按词项召回文档。\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/dual.md", "# 双塔编码器\n\n双塔编码器分别编码查询和文档，用 ANN 近邻搜索召回。\n")
+    git_repo.commit_all("note", author="tom")
+    assert main(["digest", "--since", base]) == 0
+    assert capsys.readouterr().out.startswith("# 知识库增量简报")
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Drafts are cheap; the verifier accepts a prefix.", "en"),
+    ("ReLU 激活、Dropout 和数据增强让深层网络第一次在 ImageNet 上大幅领先。", "zh"),
+    ("", None),
+])
+def test_text_lang_counts_a_cjk_character_as_a_word(text: str, lang: str | None) -> None:
+    from kbcheck.digest.language import text_lang
+
+    assert text_lang(text) == lang
+
+
+def test_key_points_skip_a_lone_link_a_table_header_and_a_warning_banner(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = ("# Drafts\n[paper link](https://example.org/drafts.pdf)\n\n⚠ Possibly outdated.\n\n"
+            "| Year | Introduction |\n| ---- | ------------ |\n| 2024 | Drafts trade acceptance for speed. |\n")
+    assert _added(git_repo, {"wiki/sources/drafts.md": note}, capsys)["wiki/sources/drafts.md"]["key_points"] == (
+        "2024 · Drafts trade acceptance for speed.")
+
+
+NEW_PAGE_NOTE = """---
+title: Evicting the KV cache
+arxiv_id: 2306.14048
+---
+
+## Summary
+
+Keeps the heavy-hitter tokens; see [[kv-cache]] and [[speculative-decoding]], and [the PDF](../raw/h2o.pdf).
+"""
+
+
+def test_a_page_a_new_note_links_that_does_not_exist_yet_is_proposed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": NEW_PAGE_NOTE})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert ("- New page `wiki/concepts/kv-cache.md` (linked by this item, not yet written); link it from "
+            "`wiki/concepts/speculative-decoding.md`") in markdown
+    actions = _digest(base, capsys)["merge_actions"]
+    assert [a["action"] for a in actions if a["path"] == "wiki/concepts/kv-cache.md"] == [
+        "create wiki/concepts/kv-cache.md for arXiv:2306.14048 (Evicting the KV cache), "
+        "linked from wiki/concepts/speculative-decoding.md"]
+    # the missing PDF is no living document: no page is proposed for it
+    assert not [a for a in actions if "h2o.pdf" in a["path"]]
+
+
+def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = NEW_PAGE_NOTE.replace("[[kv-cache]] and ", "").replace(", and [the PDF](../raw/h2o.pdf)", "")
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    assert "New page" not in capsys.readouterr().out
+
+
+def test_an_increment_shows_five_cautions_and_counts_the_rest(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    links = "\n".join(f"- [[missing-page-{n}]]" for n in range(7))
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/many-links.md": f"# Many links\n\nDrafts.\n\n{links}\n"})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    block = capsys.readouterr().out.split("**Cautions**", 1)[1].split("\n## ", 1)[0]
+    assert block.count("- KB009 ") == 5 and "- … 2 more" in block
+
+
+def test_a_new_page_no_existing_page_should_link_names_none(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = NEW_PAGE_NOTE.replace(" and [[speculative-decoding]]", "")
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "- New page `wiki/concepts/kv-cache.md` (linked by this item, not yet written)\n" in markdown
