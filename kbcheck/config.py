@@ -49,6 +49,9 @@ DEFAULTS: dict[str, Any] = {
     "briefs": ["inbox/*/**/*.md"],
     "manifests": ["organized/indexes/**/*.json"],
     "exclude": [],
+    "link-renderer": "auto",
+    "site-root": "",
+    "local-paths": [],
     "reference-heading": DEFAULT_REFERENCE_HEADING,
     "trend-heading": DEFAULT_TREND_HEADING,
     "open-question-heading": DEFAULT_OPEN_QUESTION_HEADING,
@@ -110,6 +113,9 @@ class Config:
     briefs: tuple[str, ...] = tuple(DEFAULTS["briefs"])
     manifests: tuple[str, ...] = tuple(DEFAULTS["manifests"])
     exclude: tuple[str, ...] = ()
+    link_renderer: str = "auto"
+    site_root: str = ""
+    local_paths: tuple[str, ...] = ()
     reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
     trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
     open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
@@ -153,10 +159,11 @@ CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
 SEVERITIES = ("error", "warning")
 LANGS = ("zh", "en")
+LINK_RENDERERS = ("auto", "github", "obsidian", "mkdocs", "mdbook")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
 
-_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
+_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude", "local-paths")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
@@ -516,6 +523,18 @@ def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kinds))
 
 
+def _site_root(value: object, where: str) -> str:
+    """A repo-relative folder, or "" for the default."""
+    if not isinstance(value, str):
+        _fail(_("'site-root' in {where} must be a string, got {kind}", where=where, kind=_kind(value)))
+    _check_length(value, "site-root", where)
+    folder = value.strip().strip("/")
+    if folder.startswith("..") or "\0" in folder:
+        _fail(_("'site-root' in {where} must be a folder inside the repository, got {value}", where=where,
+                value=_quote(value)))
+    return folder
+
+
 def _baseline(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         _fail(_("'baseline' in {where} must be a file path, got {kind}", where=where, kind=_kind(value)))
@@ -604,6 +623,8 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     for key in _COUNTS:
         fields[key] = _count(merged[key], key, where)
     fields["lang"] = _choice(merged["lang"], "lang", where, LANGS)
+    fields["link-renderer"] = _choice(merged["link-renderer"], "link-renderer", where, LINK_RENDERERS)
+    fields["site-root"] = _site_root(merged["site-root"], where)
     fields["baseline"] = _baseline(merged["baseline"], where)
     fields["ignore"] = frozenset(_rule_ids(merged["ignore"], "ignore", where))
     fields["severity"] = _severity(merged["severity"], where)
@@ -629,6 +650,9 @@ _COMMENTS = {
     "briefs": "each author's own output, under inbox/<author>/",
     "manifests": "machine lists (JSON) of items to consume",
     "exclude": "globs never read",
+    "link-renderer": "how links resolve (KB009): \"auto\" (from .obsidian/, mkdocs.yml, book.toml), \"github\", \"obsidian\", \"mkdocs\", \"mdbook\"",
+    "site-root": "folder that `/x` links are read from; empty: mkdocs' docs_dir, mdbook's src, else the root",
+    "local-paths": "globs kept out of git on purpose (beside what .gitignore ignores): links into them are not checked",
     "reference-heading": "regex over heading text: the reference-list section",
     "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
     "open-question-heading": "regex over heading text: the open-question section",

@@ -46,16 +46,20 @@ resolved against the checked tree.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Edit, Problem
 from kbcheck.i18n import _
+from kbcheck.links.local import LocalPaths
+from kbcheck.links.near import NearNames
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+    from kbcheck.model.knowledge_base import BrokenPath, KbFile, KnowledgeBase
 
 ID = "KB009"
 NAME = "broken-path"
@@ -68,31 +72,129 @@ _STAND_IN = frozenset({"foo", "xxx"})
 _STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
 #: the Latin words of a path part
 _WORD = re.compile(r"[a-z0-9]+")
+#: a template's placeholder for a link to fill in: `link_to_paper`, `paper-link`, `url`, `path/to/file.md`
+_PLACEHOLDER = re.compile(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path/to(?:/.*)?)$", re.IGNORECASE)
+#: a folder of page templates (Obsidian's and Templater's `Templates`): its links are to be filled in
+_TEMPLATE_FOLDERS = frozenset({"templates", "_templates", ".templates", "template"})
+_TEMPLATE_NAMES = frozenset({"template", "_template", "templates"})
+#: a link target that is itself a markdown link, `[https://x](https://x)`: the link written twice
+_LINK_AS_TARGET = re.compile(r"^\[([^\[\]]*)\]\(([^()\s]*)\)$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    if _is_template(file.path):
+        return
     lines: list[str] | None = None
+    candidates: list[BrokenPath] = []
     for broken in kb.resolve(file.path).broken_paths:
-        if _stand_in(broken.written):
+        if _stand_in(broken.written) or _PLACEHOLDER.match(broken.written):
             continue
         if not broken.written.startswith("[[") and "/" in broken.written:
             if lines is None:
                 lines = (kb.text(file.path) or "").split("\n")
             if _glob_read_as_emphasis(broken.written, lines, broken.line):
                 continue
-        if broken.target is None:
-            message = _("{path} points outside the repository", path=broken.written)
-        elif broken.written.startswith("[["):
-            message = _("{path} names no file in the knowledge base", path=broken.written)
-        elif broken.target != broken.written:
+        candidates.append(broken)
+    if not candidates:
+        return
+    local = kb.derived(_local_paths, "").why(b.target for b in candidates if b.target and b.target[:2] != "[[")
+    base = posixpath.dirname(file.path)
+    for broken in candidates:
+        why = local.get(broken.target or "")
+        if why is not None:
+            notice = _("links into {pattern} are not checked: the repository keeps it out of git on purpose "
+                       "(local by design)", pattern=why)
+            if notice not in kb.notices:
+                kb.notices.append(notice)
+            continue
+        if lines is None:
+            lines = (kb.text(file.path) or "").split("\n")
+        yield _problem(file.path, base, broken, kb, lines)
+
+
+def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines: list[str]) -> Problem:
+    written, target = broken.written, broken.target
+    source = lines[broken.line - 1] if 0 < broken.line <= len(lines) else ""
+    doubled = _LINK_AS_TARGET.match(written)
+    meant: str | None = None
+    if doubled is not None:
+        address = doubled.group(2) or doubled.group(1)
+        message = _("the link's target is a markdown link itself; write its address alone: {address}",
+                    address=address)
+        fix = _edit(broken, source, written, address)
+        return Problem(path=path, line=broken.line, column=broken.column, message=message, subject=address, fix=fix)
+    if target is None:
+        message = _("{path} points outside the repository", path=written)
+    elif written.startswith("[["):
+        name = written[2:-2]
+        found = kb.derived(_near_names, "").named(name)
+        meant = posixpath.splitext(found)[0] if found else None
+        if meant is not None and "/" not in name:
+            meant = posixpath.basename(meant)
+        if meant is not None and meant.casefold() != name.casefold():
+            message = _("{path} names no file in the knowledge base; did you mean [[{meant}]]?",
+                        path=written, meant=meant)
+            fix = _edit(broken, source, "[[" + name, "[[" + meant, at=broken.column)
+            return Problem(path=path, line=broken.line, column=broken.column, message=message, subject=target, fix=fix)
+        message = _("{path} names no file in the knowledge base", path=written)
+    else:
+        found = kb.derived(_near_names, "").meant(target)
+        if found is not None:
+            meant = _as_written(found, base, written, broken.form, kb)
+        shown = target if target != written else None
+        if meant is not None and shown is not None:
+            message = _("{path} does not exist in the checked tree (resolved to {target}); did you mean {meant}?",
+                        path=written, target=target, meant=meant)
+        elif meant is not None:
+            message = _("{path} does not exist in the checked tree; did you mean {meant}?", path=written, meant=meant)
+        elif shown is not None:
             message = _("{path} does not exist in the checked tree (resolved to {target})",
-                        path=broken.written, target=broken.target)
+                        path=written, target=target)
         else:
-            message = _("{path} does not exist in the checked tree", path=broken.written)
-        yield Problem(
-            path=file.path, line=broken.line, column=broken.column, message=message,
-            subject=broken.target if broken.target is not None else broken.written,
-        )
+            message = _("{path} does not exist in the checked tree", path=written)
+        if meant is not None:
+            fix = _edit(broken, source, written, meant)
+            return Problem(path=path, line=broken.line, column=broken.column, message=message, subject=target, fix=fix)
+    return Problem(path=path, line=broken.line, column=broken.column, message=message,
+                   subject=target if target is not None else written)
+
+
+def _as_written(found: str, base: str, written: str, form: str, kb: KnowledgeBase) -> str:
+    """The existing path as the link would write it: from the linking file, or from the site's
+    root when the link was written from there (`/x`), or from the repository root for a bare path."""
+    if written.startswith("/"):
+        root = kb.site.root
+        return "/" + (posixpath.relpath(found, root) if root else found)
+    if form in ("link", "image"):
+        return posixpath.relpath(found, base or ".")
+    return found
+
+
+def _edit(broken: BrokenPath, source: str, original: str, replacement: str, at: int | None = None) -> Edit | None:
+    """The edit that writes `replacement` where the line holds `original` (as written or URL-encoded)."""
+    column = at if at is not None else broken.column
+    here = source[column - 1:]
+    for form, new in ((original, replacement), (quote(original, safe="/#?&=:@!$'()*+,;~%"), quote(replacement, safe="/#?&=:@!$'()*+,;~%"))):
+        if here.startswith(form):
+            if " " in new and not source[column - 2:column - 1] == "<":
+                new = new.replace(" ", "%20")
+            return Edit(broken.line, column, form, new, _("link {target}", target=replacement))
+    return None
+
+
+def _local_paths(kb: KnowledgeBase, _path: str) -> LocalPaths:
+    return LocalPaths(kb.snapshot, kb.config.local_paths)
+
+
+def _near_names(kb: KnowledgeBase, _path: str) -> NearNames:
+    return NearNames(kb.snapshot.every_path(), kb.snapshot.tracked)
+
+
+def _is_template(path: str) -> bool:
+    """A page template (`Templates/paper.md`, `_template.md`): its links are to be filled in."""
+    folders = path.casefold().split("/")
+    stem = posixpath.splitext(folders.pop())[0]
+    return stem in _TEMPLATE_NAMES or any(folder in _TEMPLATE_FOLDERS for folder in folders)
 
 
 def _stand_in(written: str) -> bool:
