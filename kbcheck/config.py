@@ -708,12 +708,18 @@ def _toml(value: Any) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def init_text() -> str:
-    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default."""
+def init_text(found: Mapping[str, tuple[Any, str]] | None = None) -> str:
+    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default, or at the
+    value `found` gives it (key -> (value, why)), with why as a comment."""
+    found = found or {}
     lines = [_HEADER]
     for key, value in DEFAULTS.items():
         if key in ("roles", "authors"):
             continue  # tables, written last so that the top-level keys stay top-level
+        if key in found:
+            detected, why = found[key]
+            lines.append(f"# {_COMMENTS[key]}\n# found: {why}\n{key} = {_toml(detected)}\n")
+            continue
         lines.append(f"# {_COMMENTS[key]}\n{key} = {_toml(value)}\n")
     roles = "".join(f"{role} = {_toml(globs)}\n" for role, globs in DEFAULTS["roles"].items())
     lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
@@ -722,7 +728,8 @@ def init_text() -> str:
     return "\n".join(lines)
 
 
-def write_init(root: Path, force: bool = False, author: str = "") -> Path:
+def write_init(root: Path, force: bool = False, author: str = "",
+               found: Mapping[str, tuple[Any, str]] | None = None) -> Path:
     """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`.
 
     `author` is an `[authors.…]` table appended after the defaults (the first author)."""
@@ -737,7 +744,7 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
         raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write((init_text() + author).encode("utf-8"))
+            handle.write((init_text(found) + author).encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, 0o644)  # mkstemp makes it private; a config file is meant to be shared
