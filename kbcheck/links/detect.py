@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbcheck.links.site import MDBOOK, MKDOCS, OBSIDIAN, site_root_in_tree
