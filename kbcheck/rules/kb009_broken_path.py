@@ -1,26 +1,51 @@
 """A relative link or knowledge-base path points to a file that does not exist.
 
 **What it catches.** In any markdown file: a relative markdown link
-(`[卡片](../paper_cards/1695-2610-02076.md)`, resolved from the linking
-file), a bare or backticked knowledge-base path (`organized/…`, `inbox/…`,
-resolved from the repository root) naming nothing in the checked tree, or a
-wikilink (`[[kimi-k3]]`, `[[kimi-k3|text]]`) when no file of the knowledge
+(`[卡片](../paper_cards/1695-2610-02076.md)`), a bare or backticked
+knowledge-base path (`organized/…`, `inbox/…`, resolved from the repository
+root) naming nothing in the checked tree, or a wikilink (`[[kimi-k3]]`,
+`[[concepts/Semantic Segmentation|text]]`) when no file of the knowledge
 base has that name. A path that climbs out of the repository
-(`../../etc/passwd`) is reported and never read. Glob patterns
-(`inbox/tom/_candidates/*.json`), placeholders (`organized/<topic>/x.md`,
-`inbox/{author}/`) and web links are not paths. Nor is a stand-in name
-that docs and tool instructions use for "some note": `xxx` or `foo` as a
-word of the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or
-`example`, `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`,
-not `onnx-example-model`), or a glob whose
-`*` markdown took for emphasis (`"notes/*.md" … "cards/*.md"` reads as
-`notes/.md`: the line as written holds no such path).
+(`../../etc/passwd`) is reported and never read, and a link whose target is
+itself a markdown link (`[x]([https://…](https://…))`) is said with the
+address alone. Where a file near the one named exists (a case-only
+difference, `point_pillars.md` for `pointpillars.md`, `paper_note/` for
+`paper_notes/`, or the very name in another folder) the finding says
+"did you mean" and offers it as a fix; a name that differs in a digit is
+another paper, never offered.
+
+**How links resolve.** As the knowledge base's renderer resolves them
+(`link-renderer`, found from `.obsidian/`, `mkdocs.yml` or `book.toml`, or
+GitHub's way): a markdown link from the linking file whatever the mapping,
+`/x` from the site's root (MkDocs' `docs_dir`, mdbook's `src`, or
+`site-root`), a note linked without `.md`, a site page by its `.html` or its
+folder's `index.md`/`README.md`, URL-encoding decoded. A wikilink finds its
+file by name anywhere (`#heading` and `|alias` left off, `.md` optional,
+spaces and any letters included; Obsidian's shortest-path links), and in an
+Obsidian vault a markdown link may too. A file exists when the repository
+tracks it: a file only on this disk is missing for everyone else, a tracked
+file kept off the disk by a sparse checkout is there.
+
+**What it leaves alone.** A target the repository keeps out of git on
+purpose (ignored by `.gitignore`, such as a `raw/` folder of PDFs, or listed
+in `local-paths`) is local by design: one notice per run, no finding. Glob
+patterns (`inbox/tom/_candidates/*.json`), placeholders
+(`organized/<topic>/x.md`, `inbox/{author}/`, `link_to_paper`,
+`path/to/file.md`), links in page templates (a `templates/` folder,
+`_template.md`) and web links are not paths. Nor is a stand-in name that
+docs and tool instructions use for "some note": `xxx` or `foo` as a word of
+the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or `example`,
+`placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`, not
+`onnx-example-model`), or a glob whose `*` markdown took for emphasis
+(`"notes/*.md" … "cards/*.md"` reads as `notes/.md`: the line as written
+holds no such path). `[[pdf]]()` (an empty link whose text is in brackets)
+and `[[[Notes](x.md)]]` are markdown links, not wikilinks.
 
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
 
-**What it reads.** The file's relative links and knowledge-base paths,
-resolved against the checked tree.
+**What it reads.** The file's relative links, wikilinks and knowledge-base
+paths, resolved against the tracked tree.
 
 **Given:** the card `organized/paper_cards/1695-2610-02076.md`:
 
@@ -38,7 +63,8 @@ resolved against the checked tree.
 
     见 organized/paper_cards/1695-2610-02076.md
 
-**How to fix.** Correct the path, or restore the file it pointed to.
+**How to fix.** Correct the path (`--fix` writes the near file it names),
+or restore the file it pointed to.
 
 **How to suppress.** `<!-- kbcheck: disable=KB009 -->` before the block, or
 `ignore = ["KB009"]`.
