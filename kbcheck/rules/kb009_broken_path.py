@@ -99,7 +99,7 @@ _STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
 #: the Latin words of a path part
 _WORD = re.compile(r"[a-z0-9]+")
 #: a template's placeholder for a link to fill in: `link_to_paper`, `paper-link`, `url`, `path/to/file.md`
-_PLACEHOLDER = re.compile(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path/to(?:/.*)?)$", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path(?:/to(?:/.*)?)?)$", re.IGNORECASE)
 #: a folder of page templates (Obsidian's and Templater's `Templates`): its links are to be filled in
 _TEMPLATE_FOLDERS = frozenset({"templates", "_templates", ".templates", "template"})
 _TEMPLATE_NAMES = frozenset({"template", "_template", "templates"})

@@ -158,7 +158,8 @@ def test_template_files_and_placeholders_are_no_paths(git_repo: GitRepo) -> None
     git_repo.commit_files({
         "Templates/paper.md": "# {{title}}\n\n[paper](paper.pdf) [[related note]]\n",
         "notes/_template.md": "[code](code.md)\n",
-        "notes/a.md": "[paper](link_to_paper) [code](code_url) [x](path/to/file.md) [real](real-missing.md)\n",
+        "notes/a.md": "[paper](link_to_paper) [code](code_url) [x](path/to/file.md) [y](<path>)"
+                      " [real](real-missing.md)\n",
         "notes/thought-template.md": "[gone](gone.md)\n",  # a note about templates is a note
     })
     _, findings, _ = kb009()
