@@ -260,6 +260,10 @@ def _wikilink(state: Any, silent: bool) -> bool:
         return False
     if src.startswith("(", end + 2) and _LINK_TARGET.match(src, end + 2):
         return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
+    if silent or getattr(state, "linkLevel", 0) > 0:
+        # `[see [[x]]](y.md)`: a link's text (scanned silently for its end) may hold brackets; the
+        # wikilink in it is that link's text, as GitHub shows it
+        return False
     if not silent:
         target, _, alias = inner.partition("|")
         target = target.rstrip("\\")  # `[[name\|text]]` in a table cell

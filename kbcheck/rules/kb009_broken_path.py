@@ -38,8 +38,8 @@ the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or `example`,
 `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`, not
 `onnx-example-model`), or a glob whose `*` markdown took for emphasis
 (`"notes/*.md" … "cards/*.md"` reads as `notes/.md`: the line as written
-holds no such path). `[[pdf]]()` (an empty link whose text is in brackets)
-and `[[[Notes](x.md)]]` are markdown links, not wikilinks.
+holds no such path). `[[pdf]]()` (an empty link whose text is in brackets),
+`[[[Notes](x.md)]]` and `[see [[x]]](y.md)` are markdown links, not wikilinks.
 
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.

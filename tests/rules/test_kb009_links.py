@@ -62,6 +62,7 @@ def test_a_bare_path_running_on_into_other_letters_is_not_cut_short() -> None:
 @pytest.mark.parametrize("text", [
     "| paper | pdf |\n|---|---|\n| A | [[pdf]]() |\n",  # an empty link whose text is in brackets
     "[[[Notes](Semantic%20Segmentation.md)]]\n",  # a markdown link in brackets
+    "[see [[gone note]]](Semantic%20Segmentation.md)\n",  # a nested link: the outer link's text
 ])
 def test_bracketed_markdown_links_are_no_wikilinks(text: str) -> None:
     assert subjects(kb009(text)) == []
