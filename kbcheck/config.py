@@ -52,6 +52,9 @@ DEFAULTS: dict[str, Any] = {
     "briefs": ["inbox/*/**/*.md"],
     "manifests": ["organized/indexes/**/*.json"],
     "exclude": [],
+    "link-renderer": "auto",
+    "site-root": "",
+    "local-paths": [],
     "reference-heading": DEFAULT_REFERENCE_HEADING,
     "trend-heading": DEFAULT_TREND_HEADING,
     "open-question-heading": DEFAULT_OPEN_QUESTION_HEADING,
@@ -101,6 +104,9 @@ class Config:
     briefs: tuple[str, ...] = tuple(DEFAULTS["briefs"])
     manifests: tuple[str, ...] = tuple(DEFAULTS["manifests"])
     exclude: tuple[str, ...] = ()
+    link_renderer: str = "auto"
+    site_root: str = ""
+    local_paths: tuple[str, ...] = ()
     reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
     trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
     open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
@@ -144,10 +150,11 @@ class Config:
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
 SEVERITIES = ("error", "warning")
+LINK_RENDERERS = ("auto", "github", "obsidian", "mkdocs", "mdbook")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
 
-_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude")
+_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude", "local-paths")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading", "no-home-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
@@ -507,6 +514,18 @@ def _reference_kinds(value: object, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kinds))
 
 
+def _site_root(value: object, where: str) -> str:
+    """A repo-relative folder, or "" for the default."""
+    if not isinstance(value, str):
+        _fail(_("'site-root' in {where} must be a string, got {kind}", where=where, kind=_kind(value)))
+    _check_length(value, "site-root", where)
+    folder = value.strip().strip("/")
+    if folder.startswith("..") or "\0" in folder:
+        _fail(_("'site-root' in {where} must be a folder inside the repository, got {value}", where=where,
+                value=_quote(value)))
+    return folder
+
+
 def _baseline(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         _fail(_("'baseline' in {where} must be a file path, got {kind}", where=where, kind=_kind(value)))
@@ -602,6 +621,8 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     for key in _COUNTS:
         fields[key] = _count(merged[key], key, where)
     fields["lang"] = _choice(merged["lang"], "lang", where, LANGS[::-1])  # said as the docs list them: zh first
+    fields["link-renderer"] = _choice(merged["link-renderer"], "link-renderer", where, LINK_RENDERERS)
+    fields["site-root"] = _site_root(merged["site-root"], where)
     fields["baseline"] = _baseline(merged["baseline"], where)
     fields["ignore"] = frozenset(_rule_ids(merged["ignore"], "ignore", where))
     fields["severity"] = _severity(merged["severity"], where)
@@ -627,6 +648,9 @@ _COMMENTS = {
     "briefs": "each author's own output, under inbox/<author>/",
     "manifests": "machine lists (JSON) of items to consume",
     "exclude": "globs never read",
+    "link-renderer": "how links resolve (KB009): \"auto\" (from .obsidian/, mkdocs.yml, book.toml), \"github\", \"obsidian\", \"mkdocs\", \"mdbook\"",
+    "site-root": "folder that `/x` links are read from; empty: mkdocs' docs_dir, mdbook's src, else the root",
+    "local-paths": "globs kept out of git on purpose (beside what .gitignore ignores): links into them are not checked",
     "reference-heading": "regex over heading text: the reference-list section",
     "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
     "open-question-heading": "regex over heading text: the open-question section",
@@ -683,12 +707,18 @@ def _toml(value: Any) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def init_text() -> str:
-    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default."""
+def init_text(found: Mapping[str, tuple[Any, str]] | None = None) -> str:
+    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default, or at the
+    value `found` gives it (key -> (value, why)), with why as a comment."""
+    found = found or {}
     lines = [_HEADER]
     for key, value in DEFAULTS.items():
         if key in ("roles", "authors"):
             continue  # tables, written last so that the top-level keys stay top-level
+        if key in found:
+            detected, why = found[key]
+            lines.append(f"# {_COMMENTS[key]}\n# found: {why}\n{key} = {_toml(detected)}\n")
+            continue
         lines.append(f"# {_COMMENTS[key]}\n{key} = {_toml(value)}\n")
     roles = "".join(f"{role} = {_toml(globs)}\n" for role, globs in DEFAULTS["roles"].items())
     lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
@@ -697,7 +727,8 @@ def init_text() -> str:
     return "\n".join(lines)
 
 
-def write_init(root: Path, force: bool = False, author: str = "") -> Path:
+def write_init(root: Path, force: bool = False, author: str = "",
+               found: Mapping[str, tuple[Any, str]] | None = None) -> Path:
     """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`.
 
     `author` is an `[authors.…]` table appended after the defaults (the first author)."""
@@ -709,7 +740,7 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
     from kbcheck.files import write_replacing
 
     try:
-        write_replacing(target, (init_text() + author).encode("utf-8"))
+        write_replacing(target, (init_text(found) + author).encode("utf-8"))
     except OSError as exc:
         raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     return target

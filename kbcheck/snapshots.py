@@ -80,6 +80,10 @@ class Snapshot(ABC):
         """Build the lookups every reader needs, once, before work is shared out to forked workers."""
         self._sorted()
 
+    def every_path(self) -> list[str]:
+        """Every entry of the tree, excluded ones too (a link to an excluded file is not broken), sorted."""
+        return self._sorted()
+
     def _sorted(self) -> list[str]:
         """Every entry, sorted once: then a file is a binary search and a folder a prefix search."""
         if self._sorted_entries is None:
@@ -125,6 +129,11 @@ class Snapshot(ABC):
         prefix = normal + "/"
         at = bisect.bisect_left(entries, prefix, at)
         return at < len(entries) and entries[at].startswith(prefix)
+
+
+    def tracked(self, path: str) -> bool:
+        """`exists`, for what the repository holds: a file only on this disk is missing for everyone else."""
+        return self.exists(path)
 
 
 class _GitTreeSnapshot(Snapshot):
@@ -202,7 +211,10 @@ class WorktreeSnapshot(Snapshot):
         self.repo = repo
         self._real_root = os.path.realpath(repo.root)
         candidates = set(git.ls_worktree(repo))
-        candidates.update(p for p in (normalise_path(e) for e in extra) if p is not None)
+        named = {p for p in (normalise_path(e) for e in extra) if p is not None}
+        #: files named on the command line that git does not track
+        self._untracked = frozenset(named - candidates)
+        candidates.update(named)
         self._candidates = sorted(candidates)
         self._present: list[str] | None = None
         self._regular: dict[str, None] | None = None
@@ -261,6 +273,9 @@ class WorktreeSnapshot(Snapshot):
 
     def paths(self) -> list[str]:
         return list(self._regular_files())
+
+    def tracked(self, path: str) -> bool:
+        return normalise_path(path) not in self._untracked and self.exists(path)
 
     def read(self, path: str) -> bytes | None:
         if self._last_read is not None and self._last_read[0] == path:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import repository
 from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.i18n import _
+
+if TYPE_CHECKING:
+    from kbcheck import git
 
 
 def run_init(role: str | None, force: bool, out: TextIO) -> int:
@@ -27,11 +30,24 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     except KbcheckError:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
-    path = write_init(root, force=force, author=author.toml() if author else "")
+    found = link_settings(repo)
+    path = write_init(root, force=force, author=author.toml() if author else "", found=found)
     print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
     if author is not None:
         print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
+    for key, (value, why) in found.items():
+        print(f"found {key} = {value}: {why}", file=out)
     return 0
+
+
+def link_settings(repo: git.Repository | None) -> dict[str, tuple[object, str]]:
+    """The link settings the repository shows (`kbcheck.links.detect`), key -> (value, why)."""
+    if repo is None:
+        return {}
+    from kbcheck.links.detect import detect_links
+    from kbcheck.snapshots import WorktreeSnapshot
+
+    return {f.key: (f.value, f.why) for f in detect_links(WorktreeSnapshot(repo), repo)}
 
 
 __all__ = ["run_init"]

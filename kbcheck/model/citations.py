@@ -146,8 +146,9 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")
-            placeholder = masked[m.end() : m.end() + 1] in tuple(_PLACEHOLDER_NEXT) or "YYYY" in path
-            if "*" not in path and "?" not in path and not placeholder:
+            after = masked[m.end() : m.end() + 1]
+            placeholder = after in tuple(_PLACEHOLDER_NEXT) or "YYYY" in path
+            if "*" not in path and "?" not in path and not placeholder and not _runs_on(path, after):
                 found.append((m.start(), "path", path, "text"))
             spans.append((m.start(), m.start() + len(path)))
         masked = _mask(masked, spans)
@@ -155,6 +156,16 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
         found.append((m.start(), "repo_name", normalize_repo(m.group(0)), "text"))
     found.sort(key=lambda item: item[0])
     return found, masked
+
+
+def _runs_on(path: str, after: str) -> bool:
+    """A bare path whose last name runs on into letters the pattern does not read
+    (`concepts/Transformer架构`): where it ends is not known, so it is not read as a path.
+    A folder (`organized/topic/里面`) or a name with its extension (`x.md中`) ends where it stops."""
+    if not after or after.isascii() or not after.isalnum():
+        return False
+    name = path.rsplit("/", 1)[-1]
+    return bool(name) and "." not in name
 
 
 def scan_code_span(code: str, roots: tuple[str, ...]) -> str | None:

@@ -253,8 +253,9 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
 
 
 #: what follows `[[name]]` when the whole is a link with bracketed text: a target with a `/`, `.`,
-#: `:` or `#` in it; `[[name]](raw)`, a word in parentheses, is a wikilink and text, as Obsidian reads it
-_LINK_TARGET = re.compile(r"\(\s*<?[^()\s]*[/.:#]")
+#: `:` or `#` in it, or none (`[[pdf]]()`, an empty link in a table); `[[name]](raw)`, a word in
+#: parentheses, is a wikilink and text, as Obsidian reads it
+_LINK_TARGET = re.compile(r"\(\s*(?:\)|<?[^()\s]*[/.:#])")
 #: how far past the last located text an inline's next text is looked for in its source line
 _LOCATE_REACH = 4096
 #: a wikilink's inside up to its first `]]`, stopping at a `[` or a line break
@@ -271,10 +272,15 @@ def _wikilink(state: Any, silent: bool) -> bool:
     closing = _WIKILINK_END.match(src, pos + 2)
     end = closing.end() - 2 if closing else -1
     inner = src[pos + 2 : end] if end > 0 else ""
-    if not inner.strip() or "\n" in inner or "[" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
+    # a `[` or `]` inside is a markdown link in brackets (`[[[Notes](x.md)]]`), not a note's name
+    if not inner.strip() or "\n" in inner or "[" in inner or "]" in inner or _NOT_A_NOTE_NAME.search(inner.partition("|")[0]):
         return False
     if src.startswith("(", end + 2) and _LINK_TARGET.match(src, end + 2):
         return False  # `[[GitHub]](https://…)`: a link whose text is in brackets (awesome lists)
+    if silent or getattr(state, "linkLevel", 0) > 0:
+        # `[see [[x]]](y.md)`: a link's text (scanned silently for its end) may hold brackets; the
+        # wikilink in it is that link's text, as GitHub shows it
+        return False
     if not silent:
         target, _, alias = inner.partition("|")
         target = target.rstrip("\\")  # `[[name\|text]]` in a table cell
@@ -284,6 +290,12 @@ def _wikilink(state: Any, silent: bool) -> bool:
         token.meta = {"name": target.split("#", 1)[0].strip(), "embed": pos > 0 and src[pos - 1] == "!"}
     state.pos = end + 2
     return True
+
+
+def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
+    """Whether an offset falls in one of these spans (sorted, not overlapping)."""
+    at = bisect_right(spans, offset, key=lambda span: span[0]) - 1
+    return at >= 0 and spans[at][0] <= offset < spans[at][1]
 
 
 def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
@@ -401,6 +413,8 @@ class _Builder:
         #: (start, end in the joined text, index in `refs`) of each link's text
         link_spans: list[tuple[int, int, int]] = []
         open_link: tuple[int, int] | None = None
+        #: (start, end in the joined text) of each wikilink's text: its name is the wikilink's ref
+        wiki_spans: list[tuple[int, int]] = []
         counted = [0, 0]  # pieces counted so far, their total length
 
         def joined_length() -> int:
@@ -446,6 +460,7 @@ class _Builder:
                     if form == "wiki":
                         start = joined_length()
                         link_spans.append((start, start + len(child.content), len(refs) - 1))
+                        wiki_spans.append((start, start + len(child.content)))
                 pieces.append((line_index, col + 2, child.content if form == "wiki" else " "))
             elif (child.type == "html_inline" and pieces and pieces[-1][2][-1:] not in ("", " ", "\n")
                   and _PLACEHOLDER.match(child.content)):
@@ -467,6 +482,8 @@ class _Builder:
             refs[index] = dataclasses.replace(refs[index], text=text[start:end].strip())
         prose_refs, masked = scan_prose(text, self.roots)
         for offset, kind, value, form in prose_refs:
+            if kind in ("path", "repo_name") and _inside(wiki_spans, offset):
+                continue  # `[[concepts/Semantic Segmentation]]` shows its name: the wikilink is the ref
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
         first_ref = len(block.refs)

@@ -17,8 +17,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
 
 from kbcheck.globs import GlobSet, globset
+from kbcheck.links.site import OBSIDIAN, Site, page_variants, site_of
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
@@ -80,6 +82,8 @@ class BrokenPath:
     column: int
     written: str
     target: str | None  # None: it points outside the repository
+    #: how it was written: `link`/`image` (from the file), `text`/`code` (from the root), `wiki`
+    form: str = "link"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +159,7 @@ class KnowledgeBase:
         self.snapshot = snapshot
         self.config = config
         self._file_names: dict[str, list[str]] | None = None
+        self._site: Site | None = None
         self._note_ids: dict[str, tuple[str, str] | None] = {}
         self.patterns = HeadingPatterns(config.reference_heading, config.trend_heading, config.open_question_heading)
         kind_globs = (config.knowledge, config.paper_cards, config.repo_cards, config.briefs, config.guides, config.manifests)
@@ -416,30 +421,32 @@ class KnowledgeBase:
             if form == "front":
                 # a path in frontmatter is a source when it names a file here; else it is metadata
                 found = [t for t in (self.resolve_path("", value, "text"), self.resolve_path(base, value, "link"))
-                         if t and self.snapshot.exists(t)]
+                         if t and self.snapshot.tracked(t)]
                 if not found:
                     return
                 target = found[0]
             elif kind == "wikilink":
                 target = self.file_named(value, base)
+                if target is None and "%" in value:
+                    target = self.file_named(unquote(value), base)  # `[[Semantic%20Segmentation]]`
                 if target is None and value.isdigit():
                     return  # `[[12]]`: a numbered reference in brackets (converted papers), not a note
                 if target is None:
-                    broken.append(BrokenPath(line, column, f"[[{value}]]", f"[[{value}]]"))
+                    broken.append(BrokenPath(line, column, f"[[{value}]]", f"[[{value}]]", "wiki"))
                     return
+            elif form in ("link", "image"):
+                target = self.link_target(base, value)
+                if target is None or not self.snapshot.tracked(target):
+                    broken.append(BrokenPath(line, column, value, target, form))
+                    meant = self.resolve_path("", value, "text") if value.split("/", 1)[0] in self.roots else None
+                    if meant is None or not self.snapshot.tracked(meant):
+                        return
+                    # `[卡](organized/...)` from elsewhere: broken as written, but it says which card it cites
+                    target = meant
             else:
                 target = self.resolve_path(base, value, form)
-                if form == "link" and value.split("/", 1)[0] in self.roots and (
-                    target is None or not self.snapshot.exists(target)
-                ):
-                    # a linked knowledge-base path (`organized/...`) cites like a bare one
-                    target = self.resolve_path("", value, "text")
-                if form == "link" and target and "." not in posixpath.basename(target) and (
-                    not self.snapshot.exists(target) and self.snapshot.exists(target + ".md")
-                ):
-                    target += ".md"  # `[note](2015-adam)` links the note, as wikis and site generators read it
-                if target is None or not self.snapshot.exists(target):
-                    broken.append(BrokenPath(line, column, value, target))
+                if target is None or not self.snapshot.tracked(target):
+                    broken.append(BrokenPath(line, column, value, target, form))
                     return
             if form in ("image", "embed") or target is None:
                 return
@@ -453,13 +460,43 @@ class KnowledgeBase:
                 card_path = self.paper_card_path(stands_for[1]) if stands_for[0] == "arxiv" else None
                 citations.append(Citation(stands_for[0], stands_for[1], line, column, card_path, note=target))
 
+    @property
+    def site(self) -> Site:
+        """How the knowledge base's renderer resolves links (`kbcheck.links.site`)."""
+        if self._site is None:
+            self._site = site_of(self.snapshot, self.config)
+        return self._site
+
+    def link_target(self, base: str, written: str) -> str | None:
+        """Where a markdown link from folder `base` leads, as the renderer reads it: from the file
+        (`/x` from the site's root), a note without its `.md`, a site page by its `.html` or index;
+        in Obsidian also from the vault's root or by name. None when it leaves the repository."""
+        site = self.site
+        if written.startswith("/"):
+            target = self.resolve_path(site.root, written.lstrip("/"), "link")
+        else:
+            target = self.resolve_path(base, written, "link")
+        if target is None or self.snapshot.tracked(target):
+            return target
+        for variant in page_variants(target, site):
+            if self.snapshot.tracked(variant):
+                return variant
+        if site.renderer == OBSIDIAN:
+            from_root = self.resolve_path("", written, "text")
+            if from_root is not None and self.snapshot.tracked(from_root):
+                return from_root
+            named = self.file_named(unquote(written), base) if "/" not in written.strip("/") else None
+            if named is not None:
+                return named
+        return target
+
     def file_named(self, name: str, base: str = "") -> str | None:
         """The file a wikilink names: `name` is a markdown file's name without `.md` (or a file's
         full name, or a path ending), found anywhere in the knowledge base; the nearest to `base`
         wins when several share the name."""
         if self._file_names is None:
             names: dict[str, list[str]] = {}
-            for p in self.snapshot.paths():
+            for p in self.snapshot.every_path():  # an excluded file is still there to link to
                 file_name = posixpath.basename(p)
                 names.setdefault(file_name.casefold(), []).append(p)
                 if file_name.endswith(".md"):

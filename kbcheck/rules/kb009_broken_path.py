@@ -1,26 +1,51 @@
 """A relative link or knowledge-base path points to a file that does not exist.
 
 **What it catches.** In any markdown file: a relative markdown link
-(`[卡片](../paper_cards/1695-2610-02076.md)`, resolved from the linking
-file), a bare or backticked knowledge-base path (`organized/…`, `inbox/…`,
-resolved from the repository root) naming nothing in the checked tree, or a
-wikilink (`[[kimi-k3]]`, `[[kimi-k3|text]]`) when no file of the knowledge
+(`[卡片](../paper_cards/1695-2610-02076.md)`), a bare or backticked
+knowledge-base path (`organized/…`, `inbox/…`, resolved from the repository
+root) naming nothing in the checked tree, or a wikilink (`[[kimi-k3]]`,
+`[[concepts/Semantic Segmentation|text]]`) when no file of the knowledge
 base has that name. A path that climbs out of the repository
-(`../../etc/passwd`) is reported and never read. Glob patterns
-(`inbox/tom/_candidates/*.json`), placeholders (`organized/<topic>/x.md`,
-`inbox/{author}/`) and web links are not paths. Nor is a stand-in name
-that docs and tool instructions use for "some note": `xxx` or `foo` as a
-word of the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or
-`example`, `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`,
-not `onnx-example-model`), or a glob whose
-`*` markdown took for emphasis (`"notes/*.md" … "cards/*.md"` reads as
-`notes/.md`: the line as written holds no such path).
+(`../../etc/passwd`) is reported and never read, and a link whose target is
+itself a markdown link (`[x]([https://…](https://…))`) is said with the
+address alone. Where a file near the one named exists (a case-only
+difference, `point_pillars.md` for `pointpillars.md`, `paper_note/` for
+`paper_notes/`, or the very name in another folder) the finding says
+"did you mean" and offers it as a fix; a name that differs in a digit is
+another paper, never offered.
+
+**How links resolve.** As the knowledge base's renderer resolves them
+(`link-renderer`, found from `.obsidian/`, `mkdocs.yml` or `book.toml`, or
+GitHub's way): a markdown link from the linking file whatever the mapping,
+`/x` from the site's root (MkDocs' `docs_dir`, mdbook's `src`, or
+`site-root`), a note linked without `.md`, a site page by its `.html` or its
+folder's `index.md`/`README.md`, URL-encoding decoded. A wikilink finds its
+file by name anywhere (`#heading` and `|alias` left off, `.md` optional,
+spaces and any letters included; Obsidian's shortest-path links), and in an
+Obsidian vault a markdown link may too. A file exists when the repository
+tracks it: a file only on this disk is missing for everyone else, a tracked
+file kept off the disk by a sparse checkout is there.
+
+**What it leaves alone.** A target the repository keeps out of git on
+purpose (ignored by `.gitignore`, such as a `raw/` folder of PDFs, or listed
+in `local-paths`) is local by design: one notice per run, no finding. Glob
+patterns (`inbox/tom/_candidates/*.json`), placeholders
+(`organized/<topic>/x.md`, `inbox/{author}/`, `link_to_paper`,
+`path/to/file.md`), links in page templates (a `templates/` folder,
+`_template.md`) and web links are not paths. Nor is a stand-in name that
+docs and tool instructions use for "some note": `xxx` or `foo` as a word of
+the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or `example`,
+`placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`, not
+`onnx-example-model`), or a glob whose `*` markdown took for emphasis
+(`"notes/*.md" … "cards/*.md"` reads as `notes/.md`: the line as written
+holds no such path). `[[pdf]]()` (an empty link whose text is in brackets),
+`[[[Notes](x.md)]]` and `[see [[x]]](y.md)` are markdown links, not wikilinks.
 
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
 
-**What it reads.** The file's relative links and knowledge-base paths,
-resolved against the checked tree.
+**What it reads.** The file's relative links, wikilinks and knowledge-base
+paths, resolved against the tracked tree.
 
 **Given:** the card `organized/paper_cards/1695-2610-02076.md`:
 
@@ -38,7 +63,8 @@ resolved against the checked tree.
 
     见 organized/paper_cards/1695-2610-02076.md
 
-**How to fix.** Correct the path, or restore the file it pointed to.
+**How to fix.** Correct the path (`--fix` writes the near file it names),
+or restore the file it pointed to.
 
 **How to suppress.** `<!-- kbcheck: disable=KB009 -->` before the block, or
 `ignore = ["KB009"]`.
@@ -46,17 +72,21 @@ resolved against the checked tree.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from kbcheck.findings import Facts, Problem
+from kbcheck.findings import Edit, Facts, Problem
 from kbcheck.i18n import _
+from kbcheck.links.local import LocalPaths
+from kbcheck.links.near import NearNames
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
-    from kbcheck.model.knowledge_base import KbFile, KnowledgeBase
+    from kbcheck.model.knowledge_base import BrokenPath, KbFile, KnowledgeBase
 
 ID = "KB009"
 NAME = "broken-path"
@@ -69,37 +99,142 @@ _STAND_IN = frozenset({"foo", "xxx"})
 _STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
 #: the Latin words of a path part
 _WORD = re.compile(r"[a-z0-9]+")
+#: a template's placeholder for a link to fill in: `link_to_paper`, `paper-link`, `url`, `path/to/file.md`
+_PLACEHOLDER = re.compile(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path(?:/to(?:/.*)?)?)$", re.IGNORECASE)
+#: a folder of page templates (Obsidian's and Templater's `Templates`): its links are to be filled in
+_TEMPLATE_FOLDERS = frozenset({"templates", "_templates", ".templates", "template"})
+_TEMPLATE_NAMES = frozenset({"template", "_template", "templates"})
+#: a link target that is itself a markdown link, `[https://x](https://x)`: the link written twice
+_LINK_AS_TARGET = re.compile(r"^\[([^\[\]]*)\]\(([^()\s]*)\)$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
+    if _is_template(file.path):
+        return
     lines: list[str] | None = None
+    candidates: list[BrokenPath] = []
     for broken in kb.resolve(file.path).broken_paths:
-        if _stand_in(broken.written):
+        if _stand_in(broken.written) or _PLACEHOLDER.match(broken.written):
             continue
         if not broken.written.startswith("[[") and "/" in broken.written:
             if lines is None:
                 lines = (kb.text(file.path) or "").split("\n")
             if _glob_read_as_emphasis(broken.written, lines, broken.line, broken.column):
                 continue
-        yield Problem(
-            path=file.path, line=broken.line, column=broken.column, facts=BrokenPath(broken.written, broken.target),
-            subject=broken.target if broken.target is not None else broken.written,
-        )
+        candidates.append(broken)
+    if not candidates:
+        return
+    local = kb.derived(_local_paths, "").why(b.target for b in candidates if b.target and b.target[:2] != "[[")
+    base = posixpath.dirname(file.path)
+    for broken in candidates:
+        why = local.get(broken.target or "")
+        if why is not None:
+            notice = _("links into {pattern} are not checked: the repository keeps it out of git on purpose "
+                       "(local by design)", pattern=why)
+            if notice not in kb.notices:
+                kb.notices.append(notice)
+            continue
+        if lines is None:
+            lines = (kb.text(file.path) or "").split("\n")
+        yield _problem(file.path, base, broken, kb, lines)
 
+
+def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines: list[str]) -> Problem:
+    written, target = broken.written, broken.target
+    source = lines[broken.line - 1] if 0 < broken.line <= len(lines) else ""
+    doubled = _LINK_AS_TARGET.match(written)
+    if doubled is not None:
+        address = doubled.group(2) or doubled.group(1)
+        return Problem(path=path, line=broken.line, column=broken.column, facts=MissingTarget(written, target, address=address),
+                       subject=address, fix=_edit(broken, source, written, address))
+    meant: str | None = None
+    fix: Edit | None = None
+    if target is not None and written.startswith("[["):
+        name = written[2:-2]
+        found = kb.derived(_near_names, "").named(name)
+        meant = posixpath.splitext(found)[0] if found else None
+        if meant is not None and "/" not in name:
+            meant = posixpath.basename(meant)
+        if meant is not None and meant.casefold() != name.casefold():
+            fix = _edit(broken, source, "[[" + name, "[[" + meant, at=broken.column)
+        else:
+            meant = None
+    elif target is not None:
+        found = kb.derived(_near_names, "").meant(target)
+        if found is not None:
+            meant = _as_written(found, base, written, broken.form, kb)
+            fix = _edit(broken, source, written, meant)
+    return Problem(path=path, line=broken.line, column=broken.column, facts=MissingTarget(written, target, meant=meant),
+                   subject=target if target is not None else written, fix=fix)
+
+
+def _as_written(found: str, base: str, written: str, form: str, kb: KnowledgeBase) -> str:
+    """The existing path as the link would write it: from the linking file, or from the site's
+    root when the link was written from there (`/x`), or from the repository root for a bare path."""
+    if written.startswith("/"):
+        root = kb.site.root
+        return "/" + (posixpath.relpath(found, root) if root else found)
+    if form in ("link", "image"):
+        return posixpath.relpath(found, base or ".")
+    return found
+
+
+def _edit(broken: BrokenPath, source: str, original: str, replacement: str, at: int | None = None) -> Edit | None:
+    """The edit that writes `replacement` where the line holds `original` (as written or URL-encoded)."""
+    column = at if at is not None else broken.column
+    here = source[column - 1:]
+    for form, new in ((original, replacement), (quote(original, safe="/#?&=:@!$'()*+,;~%"), quote(replacement, safe="/#?&=:@!$'()*+,;~%"))):
+        if here.startswith(form):
+            if " " in new and not source[column - 2:column - 1] == "<":
+                new = new.replace(" ", "%20")
+            return Edit(broken.line, column, form, new, _("link {target}", target=replacement))
+    return None
+
+
+def _local_paths(kb: KnowledgeBase, _path: str) -> LocalPaths:
+    return LocalPaths(kb.snapshot, kb.config.local_paths)
+
+
+def _near_names(kb: KnowledgeBase, _path: str) -> NearNames:
+    return NearNames(kb.snapshot.every_path(), kb.snapshot.tracked)
+
+
+def _is_template(path: str) -> bool:
+    """A page template (`Templates/paper.md`, `_template.md`): its links are to be filled in."""
+    folders = path.casefold().split("/")
+    stem = posixpath.splitext(folders.pop())[0]
+    return stem in _TEMPLATE_NAMES or any(folder in _TEMPLATE_FOLDERS for folder in folders)
 
 @dataclass(frozen=True, slots=True)
-class BrokenPath(Facts):
-    """The link or path as `written` resolves to `target` (None: outside the repository), which is not there."""
+class MissingTarget(Facts):
+    """The link or path as `written` resolves to `target` (None: outside the repository), which is
+    not there; `meant` is a near file that is (did you mean), `address` the address alone when the
+    link's target is itself a markdown link."""
 
     written: str
     target: str | None
+    meant: str | None = None
+    address: str | None = None
 
     def message(self) -> str:
+        if self.address is not None:
+            return _("the link's target is a markdown link itself; write its address alone: {address}",
+                     address=self.address)
         if self.target is None:
             return _("{path} points outside the repository", path=self.written)
         if self.written.startswith("[["):
+            if self.meant is not None:
+                return _("{path} names no file in the knowledge base; did you mean [[{meant}]]?",
+                         path=self.written, meant=self.meant)
             return _("{path} names no file in the knowledge base", path=self.written)
-        if self.target != self.written:
+        shown = self.target != self.written
+        if self.meant is not None and shown:
+            return _("{path} does not exist in the checked tree (resolved to {target}); did you mean {meant}?",
+                     path=self.written, target=self.target, meant=self.meant)
+        if self.meant is not None:
+            return _("{path} does not exist in the checked tree; did you mean {meant}?",
+                     path=self.written, meant=self.meant)
+        if shown:
             return _("{path} does not exist in the checked tree (resolved to {target})",
                      path=self.written, target=self.target)
         return _("{path} does not exist in the checked tree", path=self.written)

@@ -36,7 +36,8 @@ def test_relative_link_resolves_from_a_nested_folder() -> None:
         (
             3, col(bad, "../../paper"), "organized/guides/paper_cards/1695-2610-02076.md",
             "../../paper_cards/1695-2610-02076.md does not exist in the checked tree "
-            "(resolved to organized/guides/paper_cards/1695-2610-02076.md)",
+            "(resolved to organized/guides/paper_cards/1695-2610-02076.md); "
+            "did you mean ../../../paper_cards/1695-2610-02076.md?",
         )
     ]
     [finding] = report.findings
@@ -65,8 +66,9 @@ def test_a_path_outside_the_repository_is_reported_and_never_read() -> None:
 def test_bare_and_backticked_paths_resolve_from_the_root(written: str) -> None:
     line = f"来源 {written}。"
     path = written.strip("`")
+    meant = "; did you mean inbox/jay/2026-10-29-1105-engineering-brief.md?" if path.endswith(".MD") else ""
     assert where(kb009(line + "\n")) == [
-        (1, col(line, path), path, f"{path} does not exist in the checked tree"),
+        (1, col(line, path), path, f"{path} does not exist in the checked tree{meant}"),
     ]
 
 
@@ -96,9 +98,16 @@ def test_things_that_are_not_broken(written: str) -> None:
     assert where(kb009(f"来源 {written}\n" if "```" not in written else written + "\n")) == []
 
 
-def test_a_linked_knowledge_base_path_is_read_from_the_root_when_nothing_is_beside_the_link() -> None:
-    assert where(kb009("[卡片](organized/paper_cards/1695-2610-02076.md)\n")) == []
-    line = "[卡片](organized/paper_cards/1695-2610-09999.md)"
+def test_a_linked_knowledge_base_path_resolves_from_its_file_and_the_card_it_meant_is_named() -> None:
+    line = "[卡片](organized/paper_cards/1695-2610-02076.md)"
+    assert where(kb009(line + "\n")) == [
+        (1, col(line, "organized"), "organized/guides/deep/nested/organized/paper_cards/1695-2610-02076.md",
+         "organized/paper_cards/1695-2610-02076.md does not exist in the checked tree (resolved to "
+         "organized/guides/deep/nested/organized/paper_cards/1695-2610-02076.md); "
+         "did you mean ../../../paper_cards/1695-2610-02076.md?"),
+    ]
+    assert where(kb009("[卡片](/organized/paper_cards/1695-2610-02076.md)\n")) == []
+    line = "见 organized/paper_cards/1695-2610-09999.md"
     assert where(kb009(line + "\n")) == [
         (1, col(line, "organized"), "organized/paper_cards/1695-2610-09999.md",
          "organized/paper_cards/1695-2610-09999.md does not exist in the checked tree"),
