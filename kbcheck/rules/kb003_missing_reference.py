@@ -48,11 +48,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.mentions import document_mentions
 from kbcheck.findings import Problem
 from kbcheck.fix.edits import reference_entry
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE
-from kbcheck.model.mentions import document_mentions
 
 if TYPE_CHECKING:
     from kbcheck.config import Config

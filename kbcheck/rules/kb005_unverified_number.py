@@ -39,7 +39,7 @@ trace back to a paper, repo or card cannot be re-checked and quietly becomes
 **What it reads.** The claim numbers of each block, their evidence (the
 sources of the nearest level that has any, resolved against the knowledge
 base) and the numbers written in the cited cards; the decision is shared
-with KB006 (`rules/_number_evidence.py`).
+with KB006 (`evidence/numbers.py`).
 
 **Given:** the card `organized/paper_cards/1802-2610-04418.md`:
 
@@ -74,9 +74,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.numbers import NOT_IN_CARDS, UNSOURCED, number_verdicts
 from kbcheck.findings import Problem
 from kbcheck.i18n import _, listing, ngettext
-from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config

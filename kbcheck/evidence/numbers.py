@@ -23,11 +23,12 @@ Deciding both here keeps "KB006 wins over KB005" one decision.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
+from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.knowledge_base import GUIDE, Link
 
@@ -42,38 +43,8 @@ STALE: Reason = "stale"
 UNSOURCED: Reason = "unsourced"
 NOT_IN_CARDS: Reason = "not_in_cards"
 
-#: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
-#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`: its links are the work's)
-SOURCE_LABEL = re.compile(
-    r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据"
-    r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
-    re.IGNORECASE,
-)
-#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`)
-SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
-                         re.IGNORECASE)
-
-
-#: a numbered marker in prose: `[4]`, `[2, 4]`, `[1-3]`, `[2，5]`
-_MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
-#: a reference entry written with its number first: `[4] Title …`
-_ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
 #: an entry with no id or link names a work when its text is at least this long
 _MIN_TITLE = 8
-#: a marker stands for at most this many entries (`[1-300]` is no citation)
-_MAX_MARKED = 20
-
-
-def _marker_numbers(written: str) -> list[str]:
-    """`2, 4` -> 2 and 4; `1-3` -> 1, 2 and 3."""
-    out: list[str] = []
-    for part in re.split(r"\s*[,，、]\s*", written):
-        low, _, high = part.partition("-") if "-" in part else part.partition("–")
-        if high and low.isdigit() and high.isdigit() and 0 <= int(high) - int(low) < _MAX_MARKED:
-            out.extend(str(n) for n in range(int(low), int(high) + 1))
-        elif low.isdigit():
-            out.append(str(int(low)))
-    return out[:_MAX_MARKED]
 
 
 @dataclass(frozen=True)
@@ -269,13 +240,9 @@ class _Levels:
             self._by_number = {}
             for index in self._entries():
                 entry = self.doc.blocks[index]
-                if entry.depth:
-                    continue
-                written = _ENTRY_NUMBER.match(entry.text)
-                number = entry.ordinal if entry.kind == "list_item" and entry.ordinal else (
-                    written.group(1) if written else "")
+                number = "" if entry.depth else entry_number(entry)
                 if number:
-                    self._by_number.setdefault(number.lstrip("0") or "0", []).extend(
+                    self._by_number.setdefault(number, []).extend(
                         [index, *(d.index for d in self.doc.descendants(entry))])
         return self._by_number
 
@@ -290,10 +257,8 @@ class _Levels:
         named: list[list[int]] = []
         for index in blocks:
             block = self.doc.blocks[index]
-            if self.doc.sections[block.section].role == REFERENCE or "[" not in block.text:
-                continue
-            for m in _MARKER.finditer(block.text):
-                named.extend(entries[n] for n in _marker_numbers(m.group(1)) if n in entries)
+            if self.doc.sections[block.section].role != REFERENCE:
+                named.extend(entries[n] for n in marked_numbers(block.text) if n in entries)
         citations: list[Citation] = []
         links: list[Link] = []
         for entry in {tuple(e): e for e in named}.values():
@@ -301,7 +266,7 @@ class _Levels:
             citations.extend(found.citations)
             links.extend(found.links)
             head = self.doc.blocks[entry[0]]
-            title = _ENTRY_NUMBER.sub("", head.text).strip()
+            title = ENTRY_NUMBER.sub("", head.text).strip()
             if not found.citations and not found.links and len(title) >= _MIN_TITLE:
                 links.append(Link("work", title, head.line, 1))
         return Evidence(tuple(citations), tuple(links))
