@@ -11,6 +11,6 @@ SOURCE_LABEL = re.compile(
     r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
     re.IGNORECASE,
 )
-#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`)
-SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
+#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`, `主要来源：`)
+SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:主要|原始|main\s|original\s|primary\s)?(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
                          re.IGNORECASE)

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from kbcheck.evidence.head import NO_WORK, one_work
 from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
+from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.knowledge_base import GUIDE, Link
 
@@ -102,7 +104,9 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
         return
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
-    levels = _Levels(doc, resolved, one_source=kb.kind_of(path) == GUIDE)
+    one_source = kb.kind_of(path) == GUIDE
+    levels = _Levels(doc, resolved, one_source=one_source,
+                     front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
     for block in doc.blocks:
         if not block.claims or block.uncertain:
             continue
@@ -145,12 +149,15 @@ def section_sources(doc: Document, resolved: Resolved) -> Callable[[int], bool]:
 class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
-    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False) -> None:
+    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False,
+                 front: Callable[[], dict[str, Any]] | None = None) -> None:
         self.doc = doc
         self.resolved = resolved
         #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
         #: and the one work of its reference list are that source
         self.one_source = one_source
+        #: the file's frontmatter fields, read when the file level is reached (`head.one_work`)
+        self.front = front
         self.children: dict[int, list[int]] = {}
         for section in doc.sections:
             if section.parent is not None:
@@ -289,8 +296,11 @@ class _Levels:
             if not listed.links and len({(c.kind, c.id) for c in listed.citations}) == 1:
                 blocks.extend(self._entries())
             own = self._gather(list(dict.fromkeys(blocks)))
-            self._file = Evidence(tuple(self.resolved.own_citations) + own.citations,
-                                  tuple(self.resolved.own_links) + own.links + work)
+            # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
+            head = one_work(self.doc, self.resolved, self.front() if self.front else None) if (
+                self.one_source) else NO_WORK
+            self._file = Evidence(tuple(self.resolved.own_citations) + own.citations + head.citations,
+                                  tuple(self.resolved.own_links) + own.links + work + head.links)
         return self._file
 
     def nearest(self, block: Block) -> Evidence:
