@@ -11,8 +11,8 @@ title names that one id), or names it by its card's title or short name
 entry links (`- [[balog-2017-deepcoder]]`, whose note is titled
 `DeepCoder: Learning to Write Programs`, is discussed by "DeepCoder"), or
 by the entry's own link text (`- [ReAct](https://arxiv.org/abs/2210.03629)`
-is discussed by "ReAct"), or, for a numbered entry (`4. …`), cites its
-number (`文献 [4]`). A page whose top-level `## Sources` (`## 来源`,
+is discussed by "ReAct"), or, for a numbered entry (`4. …`, `[4] …`), cites its
+number (`文献 [4]`, `[2, 4]`, a range `[3-5]`, read as KB005 reads it). A page whose top-level `## Sources` (`## 来源`,
 `## 出处`) list holds one entry is drawn from that one source, as a wiki's
 entity and concept pages are: the whole body discusses it, and the entry
 never fires. With two entries or more, each must be named in the body.

@@ -7,7 +7,8 @@ its first mention. Documents without a reference section are not checked,
 and neither are those whose reference section lists no id it compares
 (videos, blog posts, tutorials): such a list is not a bibliography. A link
 to a note about one paper (its frontmatter or title names the paper's id)
-mentions that paper. The paper a note is about, named in its frontmatter
+mentions that paper. An arXiv paper's DOI (`10.48550/arXiv.…`) and its
+abs, pdf and html URLs are its arXiv id, in the body and in the list alike. The paper a note is about, named in its frontmatter
 or its title heading, is the note's subject, not a missing reference.
 
 **Why it matters.** The reference list is how readers and tools (the digest,
