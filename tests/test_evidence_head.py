@@ -31,18 +31,6 @@ It improves accuracy by 4.2% on the benchmark.
 
 #: shape -> (a head that names one work, a near head that names none)
 SHAPES: dict[str, tuple[str, str]] = {
-    "title-link (a local PDF, deeper heading)": (
-        "### [Sparse Routing for Mixtures](papers/sparse-routing.pdf)\n",
-        "### Sparse Routing for Mixtures\n",
-    ),
-    "title-link (a bare DOI as the target)": (
-        "# [Sparse Routing for Mixtures](10.1109/5.771073)\n",
-        "# Sparse Routing for Mixtures\n",
-    ),
-    "title-link (a web page)": (
-        "## [Sparse Routing for Mixtures](https://example.org/sparse-routing)\n",
-        "## [Sparse Routing](https://example.org/a) and [Dense Routing](https://example.org/b)\n",
-    ),
     "byline (authors)": (
         "# Sparse Routing for Mixtures\n\nAuthors: A. Writer, B. Reader\n",
         "# Sparse Routing for Mixtures\n\nThe authors are well known.\n",

@@ -1,11 +1,10 @@
 """The one work a note names at its head: the source of every number in it (SPEC §10, "A note about one work").
 
-A note about one paper, book or course names it near its top, in one of a
-few shapes (`docs/rules.md`, KB005):
+A note about one paper, book or course names it near its top, under its
+title (the first heading, of any level), in one of a few shapes
+(`docs/rules.md`, KB005); a title heading's own links are the file's own
+sources already (`Document.source_refs`):
 
-- `title-link`: the title heading, of any level, links the work (a web page, a
-  local PDF, a DOI); a title whose link has no target here (a PDF left out of
-  the repository) names the work by its title;
 - `byline`: a line under the title gives the work's particulars (`Authors:`,
   `作者：`, `ISBN`): the title names the work;
 - `head-link`: the lines under the title, before the note's first claim, link it,
@@ -98,12 +97,6 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     named = ""
     title = title_heading(doc)
     if title is not None:
-        found = _sources(resolved, [title.index])
-        if found[0] or found[1] or _links(title):
-            shapes.append("title-link")
-            named = title.text
-            citations.extend(found[0])
-            links.extend(found[1])
         head = _head_blocks(doc, title)
         if any(BYLINE.match(doc.blocks[i].text) for i in head):
             shapes.append("byline")

@@ -14,17 +14,17 @@ sources (frontmatter such as `url:`, or the title heading of a note about
 one paper). A `[n]` marker in the block makes the n-th entry of the
 reference list its source. In a guide (a note with one source), the work the
 note names at its head is the file's own source too, when all the shapes it
-shows name exactly one work (`evidence/head.py`): a title heading of any
-level that links it (a web page, a local PDF, a bare DOI); a byline under
-the title (`Authors:`, `作者：`, `ISBN`); head lines under the title that link
-or cite it (`**arXiv**: …`, `> ICML 2025. doi:…`, a line of links alone); a
-`参考：` / `Source:` / `主要来源：` line anywhere; frontmatter `source`,
+shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
+`作者：`, `ISBN`) under the title (the first heading, of any level); head
+lines under the title that link or cite it (`**arXiv**: …`, `> ICML 2025.
+doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
+anywhere; frontmatter `source`,
 `resource`, `paper` or `pdf`; the work named as a bibliography would
 (frontmatter `title` with `authors`, a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
 exactly one work by its id. A living document or a brief is never read so:
-a list of inputs at its top is no source for the numbers below it. Web links and links to notes or PDFs
-of the knowledge base are sources without a card; the card check applies
+a list of inputs at its top is no source for the numbers below it. Web
+links and links to notes or PDFs of the knowledge base are sources without a card; the card check applies
 when every source at that level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
 and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
 (`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
