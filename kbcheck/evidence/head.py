@@ -63,6 +63,14 @@ class Head:
 NO_WORK = Head((), (), ())
 
 
+def own_sources(doc: Document, resolved: Resolved) -> tuple[list[Citation], list[Link]]:
+    """The page's own sources, in any page: its frontmatter's and its title heading's (the sole
+    level-1 heading). KB003 reads them as the page's subject, KB005 as the file's sources."""
+    title = doc.title_block()
+    citations, links = _sources(resolved, [title.index] if title is not None else [])
+    return [*resolved.own_citations, *citations], [*resolved.own_links, *links]
+
+
 def title_heading(doc: Document) -> Block | None:
     """The note's title: its first heading, of any level, when no claim stands before it. When
     later headings of the same or a higher level follow, it is the title only if it links a work

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from kbcheck.evidence.head import NO_WORK, one_work
+from kbcheck.evidence.head import NO_WORK, one_work, own_sources
 from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.model.cards import frontmatter_fields
@@ -281,7 +281,7 @@ class _Levels:
     def file(self) -> Evidence:
         if self._file is None:
             title = self.doc.title_block()
-            blocks = [title.index] if title is not None else []
+            blocks: list[int] = []
             # a note about one work names it as a bibliography would: the work is its source
             work = (Link("work", self.doc.work, title.line if title is not None else 1, 1),) if (
                 self.one_source and self.doc.work) else ()
@@ -299,8 +299,9 @@ class _Levels:
             # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
             head = one_work(self.doc, self.resolved, self.front() if self.front else None) if (
                 self.one_source) else NO_WORK
-            self._file = Evidence(tuple(self.resolved.own_citations) + own.citations + head.citations,
-                                  tuple(self.resolved.own_links) + own.links + work + head.links)
+            citations, links = own_sources(self.doc, self.resolved)
+            self._file = Evidence(tuple(citations) + own.citations + head.citations,
+                                  tuple(links) + own.links + work + head.links)
         return self._file
 
     def nearest(self, block: Block) -> Evidence:

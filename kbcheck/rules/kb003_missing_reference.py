@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.head import own_sources
 from kbcheck.evidence.mentions import document_mentions
 from kbcheck.findings import Problem
 from kbcheck.fix.edits import reference_entry
@@ -89,9 +90,4 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
 
 def _subject_ids(kb: KnowledgeBase, doc: Document, path: str) -> set[str]:
     """Ids the document names as its own subject: its frontmatter's and its title heading's."""
-    resolved = kb.resolve(path)
-    ids = {c.id for c in resolved.own_citations}
-    title = doc.title_block()
-    if title is not None:
-        ids.update(c.id for c in resolved.block_citations[title.index])
-    return ids
+    return {c.id for c in own_sources(doc, kb.resolve(path))[0]}
