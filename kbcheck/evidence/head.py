@@ -53,7 +53,7 @@ _MIN_TITLE = 4
 
 @dataclass(frozen=True)
 class Head:
-    """The one work a note names at its head, and the shapes that name it ("" when it names none)."""
+    """The one work a note names at its head, and the shapes that name it (all empty when it names none)."""
 
     shapes: tuple[str, ...]
     citations: tuple[Citation, ...]
