@@ -8,9 +8,9 @@ from kbtools import MemorySnapshot, md, paper_card, run
 
 from kbcheck.config import Config, config_from_mapping
 from kbcheck.digest.relation import living_status
+from kbcheck.evidence.mentions import document_mentions
 from kbcheck.findings import Report
 from kbcheck.model.knowledge_base import KnowledgeBase
-from kbcheck.model.mentions import document_mentions
 
 WIKI = config_from_mapping({
     "knowledge": ["wiki/concepts/*.md", "wiki/entities/*.md"],

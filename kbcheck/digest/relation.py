@@ -12,10 +12,10 @@ import posixpath
 from collections.abc import Callable, Iterable
 
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
+from kbcheck.evidence.mentions import document_mentions
 from kbcheck.model.cards import split_frontmatter
 from kbcheck.model.document import REFERENCE, Document, Section, inline_text
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
-from kbcheck.model.mentions import document_mentions
 
 
 def living_documents(kb: KnowledgeBase) -> list[str]:

@@ -52,7 +52,7 @@ class Ref:
 #: (case-insensitive only in the scheme: folding would let `i`, `k`, `s` match `İ`, `K`, `ſ`)
 _URL = re.compile(r"(?i:https?)://[^\s<>\"'()\[\]{}\u0080-\U0010ffff]+")
 _ARXIV_URL = re.compile(
-    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")(?:\.pdf)?/?$",
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
 _PAPERS_COOL = re.compile(r"^https?://(?:www\.)?papers\.cool/arxiv/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")/?$", re.IGNORECASE)

@@ -51,6 +51,19 @@ def normalize_doi(raw: str) -> str:
     return text.rstrip(".,;:)]}>'\"").lower()
 
 
+#: arXiv's own DOIs (`10.48550/arXiv.2412.08905`) name the arXiv paper
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+
+
+def same_work(kind: str, value: str) -> tuple[str, str]:
+    """One (kind, id) for the ids that name the same work: arXiv's DOI for a paper is its arXiv id."""
+    if kind == "doi":
+        m = _ARXIV_DOI.match(value)
+        if m and real_month(m.group(1)[:4]):
+            return "arxiv", m.group(1)
+    return kind, value
+
+
 def normalize_repo(raw: str) -> str:
     """`Owner/Repo.git` -> `owner/repo`."""
     text = raw.lower()

@@ -25,6 +25,7 @@ from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
+from kbcheck.model.ids import same_work
 from kbcheck.model.store import REFS, FactStore
 
 if TYPE_CHECKING:
@@ -118,19 +119,6 @@ def static_prefix(glob: str) -> str:
         prefix.append(part)
     return "/".join(prefix) + "/" if prefix else ""
 
-
-
-#: arXiv's own DOIs (`10.48550/arXiv.2412.08905`) name the arXiv paper
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
-
-
-def _same_paper(kind: str, value: str) -> tuple[str, str]:
-    """A note's source as one paper: arXiv's DOI for a paper and its arXiv id are the same source."""
-    if kind == "doi":
-        m = _ARXIV_DOI.match(value)
-        if m:
-            return "arxiv", m.group(1)
-    return kind, value
 
 
 #: how many ids on each side of an unknown id, in order, `nearest_paper_ids` compares it with
@@ -405,6 +393,7 @@ class KnowledgeBase:
                      citations: list[Citation], links: list[Link], broken: list[BrokenPath],
                      *, note_ids: bool = True) -> None:
         """One ref: a citation, a link without a card, a broken path, or nothing."""
+        kind, value = same_work(kind, value)  # every consumer sees one id per work
         if kind == "arxiv":
             citations.append(Citation("arxiv", value, line, column, self.paper_card_path(value)))
         elif kind == "doi":
@@ -536,7 +525,7 @@ class KnowledgeBase:
         if not self._names_an_id(path):
             return ()
         kinds = set(self.config.reference_kinds)
-        ids = {_same_paper(ref.kind, ref.value) for ref in self.facts.source_refs(path, kind) or () if ref.kind in kinds}
+        ids = {same_work(ref.kind, ref.value) for ref in self.facts.source_refs(path, kind) or () if ref.kind in kinds}
         return next(iter(ids)) if len(ids) == 1 else ()
 
     def _names_an_id(self, path: str) -> bool:

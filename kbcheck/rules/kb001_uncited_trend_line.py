@@ -42,10 +42,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.numbers import section_sources
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import TREND
-from kbcheck.rules._number_evidence import section_sources
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,8 +11,8 @@ title names that one id), or names it by its card's title or short name
 entry links (`- [[balog-2017-deepcoder]]`, whose note is titled
 `DeepCoder: Learning to Write Programs`, is discussed by "DeepCoder"), or
 by the entry's own link text (`- [ReAct](https://arxiv.org/abs/2210.03629)`
-is discussed by "ReAct"), or, for a numbered entry (`4. …`), cites its
-number (`文献 [4]`). A page whose top-level `## Sources` (`## 来源`,
+is discussed by "ReAct"), or, for a numbered entry (`4. …`, `[4] …`), cites its
+number (`文献 [4]`, `[2, 4]`, a range `[3-5]`, read as KB005 reads it). A page whose top-level `## Sources` (`## 来源`,
 `## 出处`) list holds one entry is drawn from that one source, as a wiki's
 entity and concept pages are: the whole body discusses it, and the entry
 never fires. With two entries or more, each must be named in the body.
@@ -22,7 +22,7 @@ never kept: the paper was judged worth citing, but nobody wrote down what it
 says or where it fits. These are the highest-value gaps to fill.
 
 **What it reads.** The document's mentions: for each id, where it appears
-in the reference section and where in the body (`model/mentions.py`).
+in the reference section and where in the body (`evidence/mentions.py`).
 
 **Fires:** no section above the list mentions the paper.
 
@@ -52,11 +52,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.labels import SOURCE_LABEL
+from kbcheck.evidence.markers import entry_number, marked_numbers
+from kbcheck.evidence.mentions import IdMentions, document_mentions
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE, file_title
-from kbcheck.model.mentions import IdMentions, document_mentions
-from kbcheck.rules._number_evidence import SOURCE_LABEL
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -179,11 +180,15 @@ def _named(name: str, body: str) -> bool:
 
 
 def _numbered(doc: Document, where: IdMentions, body: str) -> bool:
-    """A numbered entry (`4. [Title](…)`) cited in the body by its number: `文献 [4]`, `[2, 4]`."""
+    """A numbered entry (`4. [Title](…)`, `[4] Title`) cited in the body by its number: `文献 [4]`,
+    `[2, 4]`, `[1-5]` (the markers KB005 reads, `evidence/markers.py`)."""
+    numbers: set[str] | None = None
     for line, _column in where.references:
         block = doc.block_at(line)
-        if block is not None and block.ordinal:
-            number = re.escape(block.ordinal)
-            if re.search(rf"\[(?:\d+\s*[,，、–-]\s*)*{number}(?:\s*[,，、–-]\s*\d+)*\]", body):
+        number = entry_number(block) if block is not None else ""
+        if number:
+            if numbers is None:
+                numbers = set(marked_numbers(body))
+            if number in numbers:
                 return True
     return False

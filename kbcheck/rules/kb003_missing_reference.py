@@ -7,7 +7,8 @@ its first mention. Documents without a reference section are not checked,
 and neither are those whose reference section lists no id it compares
 (videos, blog posts, tutorials): such a list is not a bibliography. A link
 to a note about one paper (its frontmatter or title names the paper's id)
-mentions that paper. The paper a note is about, named in its frontmatter
+mentions that paper. An arXiv paper's DOI (`10.48550/arXiv.…`) and its
+abs, pdf and html URLs are its arXiv id, in the body and in the list alike. The paper a note is about, named in its frontmatter
 or its title heading, is the note's subject, not a missing reference.
 
 **Why it matters.** The reference list is how readers and tools (the digest,
@@ -49,11 +50,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.head import own_sources
+from kbcheck.evidence.mentions import document_mentions
 from kbcheck.findings import Facts, Problem
 from kbcheck.fix.edits import reference_entry
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE
-from kbcheck.model.mentions import document_mentions
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -99,9 +101,4 @@ class MissingReference(Facts):
 
 def _subject_ids(kb: KnowledgeBase, doc: Document, path: str) -> set[str]:
     """Ids the document names as its own subject: its frontmatter's and its title heading's."""
-    resolved = kb.resolve(path)
-    ids = {c.id for c in resolved.own_citations}
-    title = doc.title_block()
-    if title is not None:
-        ids.update(c.id for c in resolved.block_citations[title.index])
-    return ids
+    return {c.id for c in own_sources(doc, kb.resolve(path))[0]}

@@ -13,11 +13,18 @@ heading and lead text of each enclosing section, innermost first (a
 sources (frontmatter such as `url:`, or the title heading of a note about
 one paper). A `[n]` marker in the block makes the n-th entry of the
 reference list its source. In a guide (a note with one source), the work the
-note names as a bibliography would (frontmatter `title` with `authors`, a
-title heading with subtitle and year, a `Meta Info` / `论文信息` section) and
-a reference list that holds exactly one work by its id are the file's own
-source too. Web links and links to notes or PDFs
-of the knowledge base are sources without a card; the card check applies
+note names at its head is the file's own source too, when all the shapes it
+shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
+`作者：`, `ISBN`) under the title (the first heading, of any level); head
+lines under the title that link or cite it (`**arXiv**: …`, `> ICML 2025.
+doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
+anywhere; frontmatter `source`,
+`resource`, `paper` or `pdf`; the work named as a bibliography would
+(frontmatter `title` with `authors`, a title heading with subtitle and
+year, a `Meta Info` / `论文信息` section); a reference list that holds
+exactly one work by its id. A living document or a brief is never read so:
+a list of inputs at its top is no source for the numbers below it. Web
+links and links to notes or PDFs of the knowledge base are sources without a card; the card check applies
 when every source at that level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
 and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
 (`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
@@ -39,7 +46,7 @@ trace back to a paper, repo or card cannot be re-checked and quietly becomes
 **What it reads.** The claim numbers of each block, their evidence (the
 sources of the nearest level that has any, resolved against the knowledge
 base) and the numbers written in the cited cards; the decision is shared
-with KB006 (`rules/_number_evidence.py`).
+with KB006 (`evidence/numbers.py`).
 
 **Given:** the card `organized/paper_cards/1802-2610-04418.md`:
 
@@ -75,9 +82,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.numbers import NOT_IN_CARDS, UNSOURCED, number_verdicts
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing, ngettext
-from kbcheck.rules._number_evidence import NOT_IN_CARDS, UNSOURCED, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config

@@ -56,10 +56,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.numbers import STALE, number_verdicts
 from kbcheck.findings import Facts, Problem
 from kbcheck.fix.edits import restated_number
 from kbcheck.i18n import _
-from kbcheck.rules._number_evidence import STALE, number_verdicts
 
 if TYPE_CHECKING:
     from kbcheck.config import Config

@@ -23,11 +23,14 @@ Deciding both here keeps "KB006 wins over KB005" one decision.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from kbcheck.evidence.head import NO_WORK, one_work, own_sources
+from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
+from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
+from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.knowledge_base import GUIDE, Link
 
@@ -42,38 +45,8 @@ STALE: Reason = "stale"
 UNSOURCED: Reason = "unsourced"
 NOT_IN_CARDS: Reason = "not_in_cards"
 
-#: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
-#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`: its links are the work's)
-SOURCE_LABEL = re.compile(
-    r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据"
-    r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
-    re.IGNORECASE,
-)
-#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`)
-SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
-                         re.IGNORECASE)
-
-
-#: a numbered marker in prose: `[4]`, `[2, 4]`, `[1-3]`, `[2，5]`
-_MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
-#: a reference entry written with its number first: `[4] Title …`
-_ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
 #: an entry with no id or link names a work when its text is at least this long
 _MIN_TITLE = 8
-#: a marker stands for at most this many entries (`[1-300]` is no citation)
-_MAX_MARKED = 20
-
-
-def _marker_numbers(written: str) -> list[str]:
-    """`2, 4` -> 2 and 4; `1-3` -> 1, 2 and 3."""
-    out: list[str] = []
-    for part in re.split(r"\s*[,，、]\s*", written):
-        low, _, high = part.partition("-") if "-" in part else part.partition("–")
-        if high and low.isdigit() and high.isdigit() and 0 <= int(high) - int(low) < _MAX_MARKED:
-            out.extend(str(n) for n in range(int(low), int(high) + 1))
-        elif low.isdigit():
-            out.append(str(int(low)))
-    return out[:_MAX_MARKED]
 
 
 @dataclass(frozen=True)
@@ -131,7 +104,9 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
         return
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
-    levels = _Levels(doc, resolved, one_source=kb.kind_of(path) == GUIDE)
+    one_source = kb.kind_of(path) == GUIDE
+    levels = _Levels(doc, resolved, one_source=one_source,
+                     front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
     for block in doc.blocks:
         if not block.claims or block.uncertain:
             continue
@@ -174,12 +149,15 @@ def section_sources(doc: Document, resolved: Resolved) -> Callable[[int], bool]:
 class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
-    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False) -> None:
+    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False,
+                 front: Callable[[], dict[str, Any]] | None = None) -> None:
         self.doc = doc
         self.resolved = resolved
         #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
         #: and the one work of its reference list are that source
         self.one_source = one_source
+        #: the file's frontmatter fields, read when the file level is reached (`head.one_work`)
+        self.front = front
         self.children: dict[int, list[int]] = {}
         for section in doc.sections:
             if section.parent is not None:
@@ -269,13 +247,9 @@ class _Levels:
             self._by_number = {}
             for index in self._entries():
                 entry = self.doc.blocks[index]
-                if entry.depth:
-                    continue
-                written = _ENTRY_NUMBER.match(entry.text)
-                number = entry.ordinal if entry.kind == "list_item" and entry.ordinal else (
-                    written.group(1) if written else "")
+                number = "" if entry.depth else entry_number(entry)
                 if number:
-                    self._by_number.setdefault(number.lstrip("0") or "0", []).extend(
+                    self._by_number.setdefault(number, []).extend(
                         [index, *(d.index for d in self.doc.descendants(entry))])
         return self._by_number
 
@@ -290,10 +264,8 @@ class _Levels:
         named: list[list[int]] = []
         for index in blocks:
             block = self.doc.blocks[index]
-            if self.doc.sections[block.section].role == REFERENCE or "[" not in block.text:
-                continue
-            for m in _MARKER.finditer(block.text):
-                named.extend(entries[n] for n in _marker_numbers(m.group(1)) if n in entries)
+            if self.doc.sections[block.section].role != REFERENCE:
+                named.extend(entries[n] for n in marked_numbers(block.text) if n in entries)
         citations: list[Citation] = []
         links: list[Link] = []
         for entry in {tuple(e): e for e in named}.values():
@@ -301,7 +273,7 @@ class _Levels:
             citations.extend(found.citations)
             links.extend(found.links)
             head = self.doc.blocks[entry[0]]
-            title = _ENTRY_NUMBER.sub("", head.text).strip()
+            title = ENTRY_NUMBER.sub("", head.text).strip()
             if not found.citations and not found.links and len(title) >= _MIN_TITLE:
                 links.append(Link("work", title, head.line, 1))
         return Evidence(tuple(citations), tuple(links))
@@ -309,7 +281,7 @@ class _Levels:
     def file(self) -> Evidence:
         if self._file is None:
             title = self.doc.title_block()
-            blocks = [title.index] if title is not None else []
+            blocks: list[int] = []
             # a note about one work names it as a bibliography would: the work is its source
             work = (Link("work", self.doc.work, title.line if title is not None else 1, 1),) if (
                 self.one_source and self.doc.work) else ()
@@ -324,8 +296,12 @@ class _Levels:
             if not listed.links and len({(c.kind, c.id) for c in listed.citations}) == 1:
                 blocks.extend(self._entries())
             own = self._gather(list(dict.fromkeys(blocks)))
-            self._file = Evidence(tuple(self.resolved.own_citations) + own.citations,
-                                  tuple(self.resolved.own_links) + own.links + work)
+            # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
+            head = one_work(self.doc, self.resolved, self.front() if self.front else None) if (
+                self.one_source) else NO_WORK
+            citations, links = own_sources(self.doc, self.resolved)
+            self._file = Evidence(tuple(citations) + own.citations + head.citations,
+                                  tuple(links) + own.links + work + head.links)
         return self._file
 
     def nearest(self, block: Block) -> Evidence:

@@ -1,0 +1,171 @@
+"""The one work a note names at its head: the source of every number in it (SPEC §10, "A note about one work").
+
+A note about one paper, book or course names it near its top, under its
+title (the first heading, of any level), in one of a few shapes
+(`docs/rules.md`, KB005); a title heading's own links are the file's own
+sources already (`Document.source_refs`):
+
+- `byline`: a line under the title gives the work's particulars (`Authors:`,
+  `作者：`, `ISBN`): the title names the work;
+- `head-link`: the lines under the title, before the note's first claim, link it,
+  each a labelled line (`**arXiv**: …`, `> 论文地址：…`), a line that cites an arXiv
+  id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
+  a sentence that recommends another page is no head;
+- `source-line`: a line anywhere that opens with a source label (`参考：`,
+  `Source:`, `主要来源：`) names it;
+- `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
+  names it (a file, or the work's title).
+
+All the shapes a note shows together must name exactly one work: a head that
+links a paper and a blog post, or a `Source:` line listing three inputs, names
+none. Only notes with one source (guides) are read so; a living document or a
+brief that lists its inputs at the top still needs a source beside each number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kbcheck.evidence.labels import SOURCE_LINE
+from kbcheck.model.knowledge_base import Link
+
+if TYPE_CHECKING:
+    from kbcheck.model.document import Block, Document
+    from kbcheck.model.knowledge_base import Citation, Resolved
+
+#: a line under a title that gives a work's particulars: who wrote it, its book number
+BYLINE = re.compile(r"^[\s*_\-]*(?:authors?|作者|译者|isbn)(?:[\s*_]*[:：]|[\s\-:：]*\d)", re.IGNORECASE)
+#: a line that opens with a short label and a colon: `**arXiv**: …`, `论文地址：…`, `course: …`
+LABELLED = re.compile(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
+_WEB = re.compile(r"https?://\S+")
+_WORD = re.compile(r"\w")
+#: ids that name a work, not a page about it
+_WORK_IDS = ("arxiv", "doi")
+#: frontmatter fields that name the work a note is drawn from
+FRONT_SOURCE_FIELDS = ("source", "sources", "resource", "resources", "paper", "pdf")
+#: a head (byline, venue, links) is a few lines: the blocks under the title read as its head
+HEAD_BLOCKS = 6
+#: a title shorter than this names nothing (`# 1`, `# Notes`)
+_MIN_TITLE = 4
+
+
+@dataclass(frozen=True)
+class Head:
+    """The one work a note names at its head, and the shapes that name it (all empty when it names none)."""
+
+    shapes: tuple[str, ...]
+    citations: tuple[Citation, ...]
+    links: tuple[Link, ...]
+
+
+NO_WORK = Head((), (), ())
+
+
+def own_sources(doc: Document, resolved: Resolved) -> tuple[list[Citation], list[Link]]:
+    """The page's own sources, in any page: its frontmatter's and its title heading's (the sole
+    level-1 heading). KB003 reads them as the page's subject, KB005 as the file's sources."""
+    title = doc.title_block()
+    citations, links = _sources(resolved, [title.index] if title is not None else [])
+    return [*resolved.own_citations, *citations], [*resolved.own_links, *links]
+
+
+def title_heading(doc: Document) -> Block | None:
+    """The note's title: its first heading, of any level, when no claim stands before it. When
+    later headings of the same or a higher level follow, it is the title only if it links a work
+    and none of them links anything (a list of linked headings is a list of works), or if the
+    lines under it give a work's particulars (a byline, an arXiv id or DOI)."""
+    headings = [s for s in doc.sections if s.heading is not None and s.blocks]
+    if not headings:
+        return None
+    first = headings[0]
+    block = doc.blocks[first.blocks[0]]
+    if block.kind != "heading" or any(b.claims for b in doc.blocks[: block.index]):
+        return None
+    peers = [s for s in headings[1:] if s.level <= first.level]
+    if not peers:
+        return block
+    if _links(block):
+        return None if any(_links(doc.blocks[s.blocks[0]]) for s in peers) else block
+    head = [doc.blocks[i] for i in _head_blocks(doc, block)]
+    particulars = any(BYLINE.match(b.text) or any(r.kind in _WORK_IDS for r in b.refs) for b in head)
+    return block if particulars else None
+
+
+def _links(block: Block) -> bool:
+    return any(ref.form == "link" for ref in block.refs)
+
+
+def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None = None) -> Head:
+    """The work the note's head names, when all its shapes together name exactly one."""
+    citations: list[Citation] = []
+    links: list[Link] = []
+    shapes: list[str] = []
+    named = ""
+    title = title_heading(doc)
+    if title is not None:
+        head = _head_blocks(doc, title)
+        if any(BYLINE.match(doc.blocks[i].text) for i in head):
+            shapes.append("byline")
+            named = title.text
+        found = _sources(resolved, head)
+        if found[0] or found[1]:
+            shapes.append("head-link")
+            citations.extend(found[0])
+            links.extend(found[1])
+    lines = [i for b in doc.blocks if SOURCE_LINE.match(b.text) and doc.sections[b.section].role is None
+             for i in (b.index, *(d.index for d in doc.descendants(b)))]
+    found = _sources(resolved, lines)
+    if found[0] or found[1]:
+        shapes.append("source-line")
+        citations.extend(found[0])
+        links.extend(found[1])
+    front_named = _front_source(front or {})
+    if front_named:
+        shapes.append("front-source")
+    works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
+    if len(works) == 1:
+        return Head(tuple(shapes), tuple(citations), tuple(links))
+    name = named or front_named
+    if works or len(name) < _MIN_TITLE:
+        return NO_WORK
+    return Head(tuple(shapes), (), (Link("work", name, title.line if title is not None else 1, 1),))
+
+
+def _head_blocks(doc: Document, title: Block) -> list[int]:
+    """The head lines under the title (labelled, citing an id, or links alone), before its
+    first sub-heading and the note's first claim."""
+    out: list[int] = []
+    for index in doc.sections[title.section].blocks[1:HEAD_BLOCKS + 1]:
+        block = doc.blocks[index]
+        if block.claims:
+            break
+        if LABELLED.match(block.text) or _only_links(block) or any(r.kind in _WORK_IDS for r in block.refs):
+            out.append(index)
+    return out
+
+
+def _only_links(block: Block) -> bool:
+    """A line of links and nothing else: `[paper link](…)`, `[PDF](…) | [code](…)`."""
+    rest = _WEB.sub("", block.text)
+    for ref in block.refs:
+        rest = rest.replace(ref.text, "", 1) if ref.text else rest
+    return bool(block.refs) and not _WORD.search(rest)
+
+
+def _sources(resolved: Resolved, blocks: list[int]) -> tuple[list[Citation], list[Link]]:
+    return ([c for i in blocks for c in resolved.block_citations[i]],
+            [link for i in blocks for link in resolved.block_links[i]])
+
+
+def _front_source(front: dict[str, object]) -> str:
+    """The work a frontmatter source field names by a file name or a title (web addresses and
+    ids in it are the file's own refs already)."""
+    for key in FRONT_SOURCE_FIELDS:
+        value = front.get(key)
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]
+        if isinstance(value, str) and value.strip() and "://" not in value:
+            return " ".join(value.split())
+    return ""

@@ -1,0 +1,16 @@
+"""Words that say where the text around them comes from: a source heading or a source line."""
+
+from __future__ import annotations
+
+import re
+
+#: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
+#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`: its links are the work's)
+SOURCE_LABEL = re.compile(
+    r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据"
+    r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
+    re.IGNORECASE,
+)
+#: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`, `主要来源：`)
+SOURCE_LINE = re.compile(r"^[\s*_\-]*(?:主要|原始|main\s|original\s|primary\s)?(?:来源|出处|参考资料|参考文献|参考链接|参考|sources?|references?|via)\s*[:：]",
+                         re.IGNORECASE)

@@ -1,0 +1,122 @@
+"""A note about one work names it at its head (`evidence/head.py`): each shape fires and has a near miss.
+
+Every fixture is a guide (a note with one source) holding one unsourced
+number far from its head; the head either names exactly one work, and the
+number is drawn from it, or it does not, and KB005 reports the number.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kbcheck.config import Config
+from kbcheck.evidence.head import one_work
+from kbcheck.model.cards import frontmatter_fields
+from kbcheck.model.knowledge_base import KnowledgeBase
+from tests.kbtools import MemorySnapshot, found, md, run
+
+GUIDE = "organized/guides/note.md"
+LIVING = "organized/knowledge/overview.md"
+BRIEF = "inbox/alice/2026-10-01.md"
+
+BODY = """
+## Method
+
+The encoder is shared across tasks.
+
+## Results
+
+It improves accuracy by 4.2% on the benchmark.
+"""
+
+#: shape -> (a head that names one work, a near head that names none)
+SHAPES: dict[str, tuple[str, str]] = {
+    "byline (authors)": (
+        "# Sparse Routing for Mixtures\n\nAuthors: A. Writer, B. Reader\n",
+        "# Sparse Routing for Mixtures\n\nThe authors are well known.\n",
+    ),
+    "byline (a book number)": (
+        "# Designing Data Systems\n\n**作者**：某某\n\nISBN: 978-7-111-11111-1\n",
+        "# Designing Data Systems\n\n读这本书的一点想法\n",
+    ),
+    "head-link (a blockquote with venue and DOI)": (
+        "# Sparse Routing for Mixtures\n\n> ICML 2025. doi:10.1145/3600006.3613165\n",
+        "# Sparse Routing for Mixtures\n\n> ICML 2025. doi:10.1145/3600006.3613165 and doi:10.1145/3600006.3613166\n",
+    ),
+    "head-link (a line of links under the title)": (
+        "# Sparse Routing for Mixtures\n[paper link](https://arxiv.org/pdf/2504.08748)\n",
+        "# Sparse Routing for Mixtures\n这篇讲得不好，推荐看 [另一篇笔记](https://example.org/other)\n",
+    ),
+    "head-link (a labelled line)": (
+        "# Sparse Routing for Mixtures\n\n**会议**: ICML 2025\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n",
+        "# Sparse Routing for Mixtures\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n\n"
+        "**Blog**: [a summary](https://example.org/summary)\n",
+    ),
+    "source-line (anywhere on the page)": (
+        "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[the course](https://example.org/course)\n",
+        "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[one](https://example.org/a)，[two](https://example.org/b)\n",
+    ),
+}
+
+
+def _guide(head: str, front: str = "") -> dict[str, str | bytes]:
+    # the body's sections are the title's peers when it is a level-1 heading: only its head can help
+    body = BODY.replace("## ", "# ") if head.startswith("# ") else BODY
+    return {GUIDE: front + head + body}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_head_that_names_one_work_is_the_source_of_the_numbers(shape: str) -> None:
+    names, _near = SHAPES[shape]
+    assert found(run(_guide(names), select={"KB005"})) == []
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_near_head_names_no_work(shape: str) -> None:
+    _names, near = SHAPES[shape]
+    findings = found(run(_guide(near), select={"KB005"}))
+    assert [(rule, path, subject) for rule, path, _line, subject in findings] == [("KB005", GUIDE, "4.2%")]
+
+
+def test_front_source_names_the_work() -> None:
+    front = "---\ntitle: Reading notes\nresource: sparse-routing.pdf\n---\n"
+    assert found(run(_guide("## Summary\n", front), select={"KB005"})) == []
+    plain = "---\ntitle: Reading notes\ntags: [moe]\n---\n"
+    assert [f[3] for f in found(run(_guide("## Summary\n", plain), select={"KB005"}))] == ["4.2%"]
+
+
+@pytest.mark.parametrize("path", [LIVING, BRIEF])
+def test_a_living_document_or_brief_is_no_note_about_one_work(path: str) -> None:
+    """A list of inputs (here, one) at the top of a page that discusses sources is no source below it."""
+    head = "# Sparse Routing for Mixtures\n[paper link](https://arxiv.org/pdf/2504.08748)\n\n## Overview\n\nOverview text.\n"
+    text = head + BODY.replace("## ", "# ", 1)
+    findings = found(run({path: text}, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
+
+
+def test_a_list_of_linked_headings_is_no_title() -> None:
+    text = md("""
+        ### [Paper one](https://example.org/one)
+
+        First summary.
+
+        ### [Paper two](https://example.org/two)
+
+        It improves accuracy by 4.2% on the benchmark.
+        """)
+    kb = KnowledgeBase(MemorySnapshot({GUIDE: text}), Config())  # type: ignore[arg-type]
+    doc = kb.document(GUIDE)
+    assert doc is not None
+    assert one_work(doc, kb.resolve(GUIDE)).shapes == ()
+    # the number has its own heading's link as its source, not the first paper
+    assert found(run({GUIDE: text}, select={"KB005"})) == []
+
+
+def test_the_shapes_are_reported() -> None:
+    text = "# Sparse Routing for Mixtures\n\nAuthors: A. Writer\n\n> doi:10.1145/3600006.3613165\n" + BODY
+    kb = KnowledgeBase(MemorySnapshot({GUIDE: text}), Config())  # type: ignore[arg-type]
+    doc = kb.document(GUIDE)
+    assert doc is not None
+    head = one_work(doc, kb.resolve(GUIDE), frontmatter_fields(text)[0])
+    assert head.shapes == ("byline", "head-link")
+    assert [(c.kind, c.id) for c in head.citations] == [("doi", "10.1145/3600006.3613165")]
