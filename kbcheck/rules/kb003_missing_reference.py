@@ -5,7 +5,8 @@ id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
 in the body but not listed in the reference section. One finding per id, at
 its first mention. Documents without a reference section are not checked,
 and neither are those whose reference section lists no id it compares
-(videos, blog posts, tutorials): such a list is not a bibliography. A link
+(videos, blog posts, tutorials), or that is a navigation index (see KB002):
+such a list is not a bibliography. A link
 to a note about one paper (its frontmatter or title names the paper's id)
 mentions that paper. The paper a note is about, named in its frontmatter
 or its title heading, is the note's subject, not a missing reference.
@@ -52,7 +53,7 @@ from kbcheck.findings import Problem
 from kbcheck.fix.edits import reference_entry
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE
-from kbcheck.model.mentions import document_mentions
+from kbcheck.model.mentions import document_mentions, navigation_index
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -72,6 +73,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     mentions = document_mentions(kb, file.path)
     if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
         return  # a reference list of videos and blog posts is not a bibliography to compare with
+    if navigation_index(kb, file.path):
+        return  # nor is an index of the knowledge base's own notes
     subjects = _subject_ids(kb, doc, file.path)
     # the paper the note is about, named at its top, is not a reference it forgot
     missing = [(where.body[0], ident, where.kind) for ident, where in mentions.items()
