@@ -123,6 +123,32 @@ def test_sections_roles_inherited_and_preamble() -> None:
     assert doc.has_role(REFERENCE) and doc.has_role(TREND) and doc.has_role(OPEN_QUESTION)
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "BluRef: Unsupervised Image Deblurring with Dense-Matching References",  # a work's title
+        "Image retrieval - Ideas, influences, and trends of the new age",
+        "推理趋势活文档",
+    ],
+)
+def test_a_title_over_sections_of_its_own_names_the_file_not_a_section(title: str) -> None:
+    doc = parse(f"---\ntitle: x\n---\n\n# {title}\n\n## Method\n\n提速 2.7x。\n\n## §6.2 趋势\n\n- 判断\n")
+    assert [(s.heading, s.role) for s in doc.sections] == [(title, None), ("Method", None), ("§6.2 趋势", TREND)]
+    assert [c.text for b in doc.blocks for c in b.claims] == ["2.7x"]  # read as body, not as a reference list
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("# 参考资料\n\n1. [一篇文章](https://example.org/a)\n", REFERENCE),  # the file is the list
+        ("# References\n\n# Trends\n\n- x\n", REFERENCE),  # two level-1 headings: no title
+        ("## Sources\n\n# References\n\n## More\n", None),  # the first heading is no title
+    ],
+)
+def test_a_heading_that_is_no_title_over_sections_keeps_its_role(text: str, role: str | None) -> None:
+    assert parse(text).sections[0].role == role
+
+
 def test_no_headings_is_one_preamble_section() -> None:
     doc = parse("一段\n\n二段\n")
     assert [(s.heading, s.line, s.end_line, s.blocks) for s in doc.sections] == [(None, 1, 4, [0, 1])]
