@@ -16,6 +16,7 @@ from kbcheck.model.document import (
     HeadingPatterns,
     parse_document,
     section_label,
+    word_count,
 )
 
 PATTERNS = HeadingPatterns(Config().reference_heading, Config().trend_heading, Config().open_question_heading)
@@ -141,12 +142,21 @@ def test_a_title_over_sections_of_its_own_names_the_file_not_a_section(title: st
     ("text", "role"),
     [
         ("# 参考资料\n\n1. [一篇文章](https://example.org/a)\n", REFERENCE),  # the file is the list
+        ("# 参考文献\n\n## 论文\n\n- a\n\n## 仓库\n\n- b\n", REFERENCE),  # a title that is a section's name
+        ("# Further reading\n\n## Papers\n", REFERENCE),
+        ("# 七、参考文献\n\n## 论文\n", REFERENCE),  # the label is not a word of the name
         ("# References\n\n# Trends\n\n- x\n", REFERENCE),  # two level-1 headings: no title
         ("## Sources\n\n# References\n\n## More\n", None),  # the first heading is no title
     ],
 )
 def test_a_heading_that_is_no_title_over_sections_keeps_its_role(text: str, role: str | None) -> None:
-    assert parse(text).sections[0].role == role
+    doc = parse(text)
+    assert doc.sections[0].role == role
+    assert all(s.role == role for s in doc.sections[1:] if s.parent == 0)  # its sub-sections inherit it
+
+
+def test_word_count_reads_latin_and_cjk_alike() -> None:
+    assert [word_count(t) for t in ("长上下文", "Long context", "state 多大", "GPT-4 降价 10 倍")] == [2, 2, 2, 3.5]
 
 
 def test_no_headings_is_one_preamble_section() -> None:

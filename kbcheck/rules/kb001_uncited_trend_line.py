@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.findings import Problem
 from kbcheck.i18n import _, listing
-from kbcheck.model.document import TREND
+from kbcheck.model.document import TREND, word_count
 from kbcheck.rules._number_evidence import section_sources
 
 if TYPE_CHECKING:
@@ -90,9 +90,6 @@ KINDS = ("knowledge",)
 
 #: a line that asks: it ends with a question mark (closing quotes and brackets aside)
 _QUESTION = re.compile(r"[?？][\s\"'”’」』)）\]】*_]*$")
-#: the words of a line: a run of Latin letters or digits is one; a Han, kana or Hangul character half of one
-_LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’_.-]*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: a line of at most this many words names a topic (`长上下文。`, `Long context`), it states nothing
 _FRAGMENT_WORDS = 2
 
@@ -140,7 +137,7 @@ def states_a_trend(text: str) -> bool:
     joined = " ".join(lines)
     if any(ch.isdigit() for ch in joined):
         return True  # a number is a claim however short the line (`价格降 10 倍`)
-    return len(_LATIN_WORD.findall(joined)) + len(_CJK.findall(joined)) / 2 > _FRAGMENT_WORDS
+    return word_count(joined) > _FRAGMENT_WORDS
 
 
 def _line_problem(path: str, block: Block) -> Problem:

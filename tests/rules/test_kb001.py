@@ -310,3 +310,12 @@ def test_a_diff_reports_the_section_when_it_adds_one_of_its_lines(git_repo: GitR
     git_repo.commit_files({"README.md": "x\n"}, "elsewhere")
     status, out, _err = run_cli("check", "--diff", git_repo.head() + "~1", "--select", "KB001", "--format", "json")
     assert (status, json.loads(out)["findings"]) == (0, [])
+
+
+def test_disable_comments_on_a_grouped_section_are_used(git_repo: GitRepo) -> None:
+    git_repo.commit_files({DOC: "# 推理\n\n<!-- kbcheck: disable=KB001 -->\n## §6.2 趋势\n\n"
+                                "<!-- kbcheck: disable=KB001 -->\n- 二次检索按收益付费成为常态\n"
+                                "- 图像预算随内容浮动成为常态\n- 草稿预算按请求调度成为常态\n"}, "living document")
+    status, out, err = run_cli("check", "--all", "--select", "KB001", "--report-unused-disables")
+    assert (status, err) == (0, "")
+    assert out == "No findings in 1 file (2 suppressed).\n"
