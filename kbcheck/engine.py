@@ -320,7 +320,9 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
     for item in stamped:
         rule, problem = by_id[item.rule], item.problem
         if added is not None and rule.check_changes is None and not problem.file_level:
-            if problem.line not in added.get(problem.path, ()):
+            # a problem over several lines (a trend section's) is the change's when any of them is
+            lines = added.get(problem.path, ())
+            if not any(line in lines for line in range(problem.line, (problem.end_line or problem.line) + 1)):
                 continue
         judges_changes = rule.check_changes is not None
         rule_config = policy if judges_changes else config

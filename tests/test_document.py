@@ -16,6 +16,7 @@ from kbcheck.model.document import (
     HeadingPatterns,
     parse_document,
     section_label,
+    word_count,
 )
 
 PATTERNS = HeadingPatterns(Config().reference_heading, Config().trend_heading, Config().open_question_heading)
@@ -121,6 +122,41 @@ def test_sections_roles_inherited_and_preamble() -> None:
     assert doc.sections[1].name == "inference 活文档"
     assert doc.sections[5].name == "§6.2"
     assert doc.has_role(REFERENCE) and doc.has_role(TREND) and doc.has_role(OPEN_QUESTION)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "BluRef: Unsupervised Image Deblurring with Dense-Matching References",  # a work's title
+        "Image retrieval - Ideas, influences, and trends of the new age",
+        "推理趋势活文档",
+    ],
+)
+def test_a_title_over_sections_of_its_own_names_the_file_not_a_section(title: str) -> None:
+    doc = parse(f"---\ntitle: x\n---\n\n# {title}\n\n## Method\n\n提速 2.7x。\n\n## §6.2 趋势\n\n- 判断\n")
+    assert [(s.heading, s.role) for s in doc.sections] == [(title, None), ("Method", None), ("§6.2 趋势", TREND)]
+    assert [c.text for b in doc.blocks for c in b.claims] == ["2.7x"]  # read as body, not as a reference list
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("# 参考资料\n\n1. [一篇文章](https://example.org/a)\n", REFERENCE),  # the file is the list
+        ("# 参考文献\n\n## 论文\n\n- a\n\n## 仓库\n\n- b\n", REFERENCE),  # a title that is a section's name
+        ("# Further reading\n\n## Papers\n", REFERENCE),
+        ("# 七、参考文献\n\n## 论文\n", REFERENCE),  # the label is not a word of the name
+        ("# References\n\n# Trends\n\n- x\n", REFERENCE),  # two level-1 headings: no title
+        ("## Sources\n\n# References\n\n## More\n", None),  # the first heading is no title
+    ],
+)
+def test_a_heading_that_is_no_title_over_sections_keeps_its_role(text: str, role: str | None) -> None:
+    doc = parse(text)
+    assert doc.sections[0].role == role
+    assert all(s.role == role for s in doc.sections[1:] if s.parent == 0)  # its sub-sections inherit it
+
+
+def test_word_count_reads_latin_and_cjk_alike() -> None:
+    assert [word_count(t) for t in ("长上下文", "Long context", "state 多大", "GPT-4 降价 10 倍")] == [2, 2, 2, 3.5]
 
 
 def test_no_headings_is_one_preamble_section() -> None:

@@ -22,7 +22,7 @@ FILES: dict[str, str | bytes] = {
 
         ## §6.2 趋势
 
-        - 无源趋势
+        - 无源趋势在变强
 
         ## §七 引用列表
 
@@ -35,7 +35,7 @@ ALL = [
     ("KB004", BRIEF, 3, "2610.99999"),
     ("KB009", BRIEF, 5, "organized/missing.md"),
     ("KB005", DOC, 5, "2.7x"),
-    ("KB001", DOC, 9, "无源趋势"),
+    ("KB001", DOC, 9, "无源趋势在变强"),
     ("KB002", DOC, 13, "2610.02076"),
 ]
 
@@ -146,14 +146,14 @@ def test_a_disable_comment_before_a_table_covers_every_row() -> None:
         <!-- kbcheck: disable=KB001 -->
         | 趋势 | 来源 |
         |---|---|
-        | 无源一 | 无 |
-        | 无源二 | 无 |
+        | 无源趋势一在变强 | 无 |
+        | 无源趋势二在变强 | 无 |
 
         | 趋势 | 来源 |
         |---|---|
-        | 无源三 | 无 |
+        | 无源趋势三在变强 | 无 |
         """
     )
     report = run({"organized/knowledge/inference.md": living})
-    assert [subject for _, _, _, subject in found(report, "KB001")] == ["无源三 | 无"]
+    assert [subject for _, _, _, subject in found(report, "KB001")] == ["无源趋势三在变强 | 无"]
     assert report.suppressed == 2

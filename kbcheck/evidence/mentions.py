@@ -1,15 +1,21 @@
 """Where a living document mentions each id: reference list, entries, meta sections.
 
 KB002, KB003 and the digest all ask the same question of a living document,
-so it is answered once here.
+so it is answered once here; and whether its reference list is a
+bibliography at all, or a navigation index (`navigation_index`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND
 from kbcheck.model.knowledge_base import KnowledgeBase
+
+if TYPE_CHECKING:
+    from kbcheck.model.document import Block
+    from kbcheck.model.knowledge_base import Resolved
 
 _LISTED = ("list_item", "table_row")
 
@@ -63,3 +69,45 @@ def _mentions(kb: KnowledgeBase, path: str) -> dict[str, IdMentions]:
             else:
                 entry.entry.append((citation.line, citation.column, section.name))
     return out
+
+
+def navigation_index(kb: KnowledgeBase, path: str) -> bool:
+    """Whether the document's reference list is a navigation index, not a bibliography: each of
+    its entries links a note of the knowledge base (writing no id and no web address of its own),
+    and the page has no body beyond it: outside its lead (the text under its title, or before
+    any heading) it holds no paragraph, and every other list item or table row links a note
+    too. Nothing on such a page discusses what it lists, by design."""
+    doc = kb.document(path)
+    if doc is None:
+        return False
+    resolved = kb.resolve(path)
+    title = doc.title_block()
+    lead = {title.section} if title is not None else set()
+    entries = 0
+    for block in doc.blocks:
+        section = doc.sections[block.section]
+        if block.kind == "heading" or block.parent is not None:
+            continue
+        in_references = section.role == REFERENCE
+        if block.kind == "paragraph":
+            if in_references or section.heading is None or block.section in lead:
+                continue
+            return False
+        if block.kind not in _LISTED:
+            continue
+        unit = (block, *doc.descendants(block))
+        if in_references and not any(resolved.block_citations[b.index] or resolved.block_links[b.index] for b in unit):
+            continue  # an entry naming nothing (`- 见下`) says nothing either way
+        if not _links_a_note(unit, resolved):
+            return False
+        entries += in_references
+    return entries > 0
+
+
+def _links_a_note(unit: tuple[Block, ...], resolved: Resolved) -> bool:
+    """A list item (with its nested items) or a row that links a note of the knowledge base and
+    cites nothing else: no id written, no card, no web address."""
+    citations = [c for b in unit for c in resolved.block_citations[b.index]]
+    links = [link for b in unit for link in resolved.block_links[b.index]]
+    return (any(link.kind == "document" for link in links) and not any(link.kind == "url" for link in links)
+            and all(c.note is not None for c in citations))

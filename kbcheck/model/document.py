@@ -6,7 +6,10 @@ makes and the claim numbers it states. Code spans, code blocks, math and
 images are not prose; a blockquote is read for links but states no claims.
 Frontmatter at the top of a file is metadata, not a block: its citations and
 links are the file's own sources (`Document.own_refs`). Wikilinks (`[[name]]`,
-`[[name|text]]`, `[[name#heading]]`) are links like any other. A `Document`
+`[[name|text]]`, `[[name#heading]]`) are links like any other. A section's
+role comes from the heading patterns; a title over sections of its own longer
+than a section's name names the file, and takes none (`docs/configuration.md`).
+A `Document`
 depends only on the file's text and the heading
 patterns, so it is cached by git blob id.
 """
@@ -215,6 +218,18 @@ class BlockLines:
         return self._blocks[self._owner[line]]
 
 
+#: a run of Latin letters or digits is a word; a Han, kana or Hangul character is half of one
+_LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’_.-]*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+#: a title of at most this many words is a section's name (`# 参考文献`, `# Further reading`)
+_TITLE_ROLE_WORDS = 3
+
+
+def word_count(text: str) -> float:
+    """How many words a text holds, in Latin and CJK scripts alike (`长上下文` is two)."""
+    return len(_LATIN_WORD.findall(text)) + len(_CJK.findall(text)) / 2
+
+
 def section_label(heading: str) -> str | None:
     """`§6.2 趋势` -> `§6.2`; `六、结论` -> `§六`; `3.1 路由` -> `§3.1`; else None."""
     m = _LABEL.match(heading)
@@ -347,6 +362,8 @@ class _Builder:
         self.quote_depth = 0
         #: per open list: whether it lists suppositions (`假设：` before it), nested lists inherit
         self.supposed: list[bool] = []
+        #: whether the first heading is a title over sections of its own (`Document.title_block`)
+        self.titled = False
 
     # -- sections ---------------------------------------------------------
     def open_section(self, heading: str | None, level: int, line: int) -> Section:
@@ -354,6 +371,9 @@ class _Builder:
             self.heading_stack.pop()
         parent = self.heading_stack[-1][1] if self.heading_stack else None
         own = self.patterns.role_of(heading) if heading is not None else None
+        if (own is not None and self.titled and not any(s.heading is not None for s in self.sections)
+                and word_count(_LABEL.sub("", heading or "")) > _TITLE_ROLE_WORDS):
+            own = None  # the title names the whole file (`# BluRef: … Dense-Matching References`), not a section
         role = own if own is not None else (self.sections[parent].role if parent is not None else None)
         if self.sections:  # a heading inside a list item may share the line its section began on
             self.sections[-1].end_line = max(self.sections[-1].line, line - 1)
@@ -532,6 +552,8 @@ class _Builder:
 
     # -- the walk ---------------------------------------------------------
     def walk(self, tokens: list[Token]) -> None:
+        levels = [tok.tag for tok in tokens if tok.type == "heading_open"]
+        self.titled = len(levels) > 1 and levels[0] == "h1" and levels.count("h1") == 1
         open_item_blocks: list[Block] = []
         table_row: Block | None = None
         in_thead = False

@@ -17,6 +17,14 @@ number (`文献 [4]`, `[2, 4]`, a range `[3-5]`, read as KB005 reads it). A page
 entity and concept pages are: the whole body discusses it, and the entry
 never fires. With two entries or more, each must be named in the body.
 
+A reference list that is a navigation index is no bibliography, and KB002
+does not look at it: every entry links a note of the knowledge base (and
+writes no id or web address of its own), and the page has no body beyond
+the list: no paragraph outside its lead, and no other list item or table
+row but links to notes. Wikis and paper-reading repositories keep such
+pages (a `## Paper References` list of links to the notes), with nothing
+meant to discuss the entries.
+
 **Why it matters.** A reference without a body entry is a promise that was
 never kept: the paper was judged worth citing, but nobody wrote down what it
 says or where it fits. These are the highest-value gaps to fill.
@@ -36,6 +44,22 @@ in the reference section and where in the body (`evidence/mentions.py`).
     ## §七 引用列表
     - arXiv:2610.02076 — LLM-as-Jev
 
+**Given:** the notes `organized/guides/specbound.md`, about one paper each:
+
+    # SpecBound: Fixed-Budget Speculative Decoding (arXiv:2610.08815)
+
+**Given:** and `organized/guides/mimo.md`:
+
+    # MiMo-V2.6: Scaling Reinforcement Learning (arXiv:2610.11959)
+
+**Passes:** a navigation index: its entries link the notes, and nothing else is on the page.
+
+    # 论文索引
+
+    ## Paper References
+    - [SpecBound](../guides/specbound.md)
+    - [MiMo-V2.6](../guides/mimo.md)
+
 **How to fix.** Write the entry (what the paper adds, in which section), or
 drop it from the reference list.
 
@@ -54,7 +78,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LABEL
 from kbcheck.evidence.markers import entry_number, marked_numbers
-from kbcheck.evidence.mentions import IdMentions, document_mentions
+from kbcheck.evidence.mentions import IdMentions, document_mentions, navigation_index
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE, file_title
@@ -81,6 +105,8 @@ _TRAILER = re.compile(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     doc = kb.document(file.path)
+    if navigation_index(kb, file.path):
+        return  # an index of the knowledge base's notes, not a bibliography: nothing is meant to discuss it
     body: str | None = None
     for ident, where in document_mentions(kb, file.path).items():
         if where.kind not in config.reference_kinds or not where.references or where.body:

@@ -5,7 +5,8 @@ id (arXiv or DOI by default; `reference-kinds` can add `"repo"`) mentioned
 in the body but not listed in the reference section. One finding per id, at
 its first mention. Documents without a reference section are not checked,
 and neither are those whose reference section lists no id it compares
-(videos, blog posts, tutorials): such a list is not a bibliography. A link
+(videos, blog posts, tutorials), or that is a navigation index (see KB002):
+such a list is not a bibliography. A link
 to a note about one paper (its frontmatter or title names the paper's id)
 mentions that paper. An arXiv paper's DOI (`10.48550/arXiv.…`) and its
 abs, pdf and html URLs are its arXiv id, in the body and in the list alike. The paper a note is about, named in its frontmatter
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.evidence.head import own_sources
-from kbcheck.evidence.mentions import document_mentions
+from kbcheck.evidence.mentions import document_mentions, navigation_index
 from kbcheck.findings import Facts, Problem
 from kbcheck.fix.edits import reference_entry
 from kbcheck.i18n import _
@@ -75,6 +76,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     mentions = document_mentions(kb, file.path)
     if not any(where.references for where in mentions.values() if where.kind in config.reference_kinds):
         return  # a reference list of videos and blog posts is not a bibliography to compare with
+    if navigation_index(kb, file.path):
+        return  # nor is an index of the knowledge base's own notes
     subjects = _subject_ids(kb, doc, file.path)
     # the paper the note is about, named at its top, is not a reference it forgot
     missing = [(where.body[0], ident, where.kind) for ident, where in mentions.items()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from kbtools import found, md, paper_card, repo_card, run
+from gitrepo import GitRepo
+from kbtools import found, md, paper_card, repo_card, run, run_cli
 
 from kbcheck.findings import Report
 
@@ -128,13 +131,13 @@ def test_sub_sections_of_the_trend_section_are_trend_sections() -> None:
 
         ### 推理侧
 
-        - 无源趋势
+        - 无源趋势在变强
 
         ## §6.3 其他
 
         - 不是趋势行
         """)
-    assert where(report) == [(5, 1, 5, "无源趋势")]
+    assert where(report) == [(5, 1, 5, "无源趋势在变强")]
 
 
 def test_paragraphs_in_the_trend_section_are_not_trend_lines() -> None:
@@ -159,10 +162,10 @@ def test_lists_outside_the_trend_section_are_not_trend_lines() -> None:
 
 
 def test_only_living_documents_are_checked() -> None:
-    text = "## §6.2 趋势\n\n- 无源趋势\n"
+    text = "## §6.2 趋势\n\n- 无源趋势在变强\n"
     for path in ("inbox/tom/2026-10-29-brief.md", "organized/guides/g.md", "README.md"):
         assert where(kb001(text, path=path)) == []
-    assert where(kb001(text, path="organized/knowledge/sub/deeper.md")) == [(3, 1, 3, "无源趋势")]
+    assert where(kb001(text, path="organized/knowledge/sub/deeper.md")) == [(3, 1, 3, "无源趋势在变强")]
 
 
 def test_inline_disable_before_the_trend_line() -> None:
@@ -170,13 +173,149 @@ def test_inline_disable_before_the_trend_line() -> None:
         ## §6.2 趋势
 
         <!-- kbcheck: disable=KB001 -->
-        - 无源趋势一
-        - 无源趋势二
+        - 无源趋势一在变强
+        - 无源趋势二在变强
         """)
-    assert where(report) == [(5, 1, 5, "无源趋势二")]
+    assert where(report) == [(5, 1, 5, "无源趋势二在变强")]
     assert report.suppressed == 1
 
 
 def test_an_english_trends_heading() -> None:
-    report = kb001("## Trends\n\n- x\n- y arXiv:2610.37358\n")
-    assert found(report) == [("KB001", DOC, 3, "x")]
+    report = kb001("## Trends\n\n- Routers read their own token odds\n- Drafts get a budget arXiv:2610.37358\n")
+    assert found(report) == [("KB001", DOC, 3, "Routers read their own token odds")]
+
+
+# -- a question or a bare fragment is no trend line ---------------------------------------------
+@pytest.mark.parametrize(
+    "line",
+    [
+        "state 多大？",  # a question
+        "路由信号能否从模型自身读出?",
+        "草稿预算会不会按请求调度？）",  # the question mark before a closing bracket
+        "长上下文。",  # a bare noun phrase
+        "Long context",
+        "推理侧：",  # a label
+    ],
+)
+def test_a_question_or_a_fragment_is_no_trend_line(line: str) -> None:
+    assert where(kb001(f"## §6.2 趋势\n\n- {line}\n")) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "长上下文成为标配。",  # a statement, however short
+        "Context windows keep growing",
+        "价格降 10 倍",  # a number is a claim
+        "是否值得二次检索？成本在下降。",  # one sentence asks, the next states
+    ],
+)
+def test_a_short_statement_is_a_trend_line(line: str) -> None:
+    assert where(kb001(f"## §6.2 趋势\n\n- {line}\n")) == [(3, 1, 3, line)]
+
+
+def test_a_label_with_nested_statements_is_one_trend_line() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        - 推理侧：
+          - 草稿预算从固定值走向按请求调度
+        """)
+    assert where(report) == [(3, 1, 3, "推理侧：")]
+
+
+# -- a trend section with no source anywhere is one finding ---------------------------------------
+def test_a_section_none_of_whose_lines_cites_is_one_finding_at_its_heading() -> None:
+    report = kb001("""
+        # inference
+
+        ## §6.2 趋势
+
+        - 二次检索是否触发都变成"按收益付费"的决策问题
+        - state 多大？
+        - 图像 token 预算从固定粒度走向内容自适应
+
+        ### 推理侧
+
+        - 草稿预算从固定值走向按请求调度
+        """)
+    assert where(report) == [(3, 1, 11, "§6.2 趋势")]
+    [finding] = report.findings
+    assert finding.message == (
+        'trend section "§6.2 趋势" cites no source in any of its 3 trend lines (lines 5, 7, 11); '
+        "add the arXiv id, DOI, repo or card each rests on, or one source for the whole section"
+    )
+
+
+def test_a_citation_anywhere_in_the_section_keeps_one_finding_per_line() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        - 二次检索是否触发都变成"按收益付费"的决策问题
+        - 图像 token 预算从固定粒度走向内容自适应
+
+        ### 推理侧
+
+        - 训推一致性成为标配（arXiv:2610.37358）
+        """)
+    assert [line for line, *_ in where(report)] == [3, 4]
+
+
+def test_a_citing_question_counts_as_a_source_of_the_section() -> None:
+    report = kb001("## §6.2 趋势\n\n- 二次检索按收益付费成为常态\n- 图像预算随内容浮动成为常态\n- 会持续吗（arXiv:2610.37358）？\n")
+    assert [line for line, *_ in where(report)] == [3, 4]
+
+
+def test_a_single_uncited_line_keeps_its_own_finding() -> None:
+    assert where(kb001("## §6.2 趋势\n\n- 二次检索按收益付费成为常态\n- 长上下文。\n")) == [(3, 1, 3, "二次检索按收益付费成为常态")]
+
+
+def test_the_sections_identity_is_its_heading_whatever_its_lines() -> None:
+    one = kb001("## §6.2 趋势\n\n- 二次检索按收益付费成为常态\n- 图像预算随内容浮动成为常态\n")
+    more = kb001("# 推理\n\n导语。\n\n## §6.2 趋势\n\n- 新的无源判断正在出现\n- 二次检索按收益付费成为常态\n"
+                 "- 图像预算随内容浮动成为常态\n")
+    assert [f.fingerprint for f in one.findings] == [f.fingerprint for f in more.findings]
+    assert [f.line for f in more.findings] == [5]
+
+
+def test_a_disabled_line_leaves_the_section_finding_to_the_others() -> None:
+    report = kb001("""
+        ## §6.2 趋势
+
+        <!-- kbcheck: disable=KB001 -->
+        - 二次检索按收益付费成为常态
+        - 图像预算随内容浮动成为常态
+        - 草稿预算按请求调度成为常态
+        """)
+    assert where(report) == [(1, 1, 6, "§6.2 趋势")]
+    assert "(lines 5, 6)" in report.findings[0].message
+    assert report.suppressed == 1
+
+
+def test_a_disable_before_the_heading_suppresses_the_section_finding() -> None:
+    report = kb001("<!-- kbcheck: disable=KB001 -->\n## §6.2 趋势\n\n- 二次检索按收益付费成为常态\n- 图像预算随内容浮动成为常态\n")
+    assert where(report) == []
+    assert report.suppressed == 1
+
+
+def test_a_diff_reports_the_section_when_it_adds_one_of_its_lines(git_repo: GitRepo) -> None:
+    before = "# 推理\n\n## §6.2 趋势\n\n- 二次检索按收益付费成为常态\n- 图像预算随内容浮动成为常态\n\n## §七 引用列表\n"
+    git_repo.commit_files({DOC: before}, "living document")
+    base = git_repo.head()
+    git_repo.commit_files({DOC: before.replace("常态\n\n", "常态\n- 草稿预算按请求调度成为常态\n\n")}, "one more line")
+    status, out, _err = run_cli("check", "--diff", base, "--select", "KB001", "--format", "json")
+    assert status == 1
+    [finding] = json.loads(out)["findings"]
+    assert (finding["line"], finding["end_line"], finding["subject"]) == (3, 7, "§6.2 趋势")
+    git_repo.commit_files({"README.md": "x\n"}, "elsewhere")
+    status, out, _err = run_cli("check", "--diff", git_repo.head() + "~1", "--select", "KB001", "--format", "json")
+    assert (status, json.loads(out)["findings"]) == (0, [])
+
+
+def test_disable_comments_on_a_grouped_section_are_used(git_repo: GitRepo) -> None:
+    git_repo.commit_files({DOC: "# 推理\n\n<!-- kbcheck: disable=KB001 -->\n## §6.2 趋势\n\n"
+                                "<!-- kbcheck: disable=KB001 -->\n- 二次检索按收益付费成为常态\n"
+                                "- 图像预算随内容浮动成为常态\n- 草稿预算按请求调度成为常态\n"}, "living document")
+    status, out, err = run_cli("check", "--all", "--select", "KB001", "--report-unused-disables")
+    assert (status, err) == (0, "")
+    assert out == "No findings in 1 file (2 suppressed).\n"

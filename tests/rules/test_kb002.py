@@ -141,3 +141,60 @@ def test_inline_disable_and_disable_file() -> None:
     report = kb002("<!-- kbcheck: disable-file=KB002,KB003 -->\n" + doc)
     assert where(report) == []
     assert report.suppressed == 2
+
+
+# -- a navigation index is no bibliography ---------------------------------------------------------
+NOTES = {
+    "organized/guides/specbound.md": "# SpecBound: Fixed-Budget Speculative Decoding (arXiv:2610.08815)\n\n正文。\n",
+    "organized/guides/mimo.md": "---\ntitle: MiMo-V2.6\narxiv: 2610.11959\n---\n\n# MiMo-V2.6\n",
+}
+INDEX = md("""
+    # 论文索引
+
+    按主题整理的论文笔记。
+
+    ## Paper References
+
+    ### 推理
+
+    1. [Fixed budgets](../guides/specbound.md)
+    2. [[mimo]]
+    """)
+
+
+def test_a_navigation_index_of_the_notes_is_not_a_bibliography() -> None:
+    assert where(kb002(INDEX, **NOTES)) == []
+    assert where(kb002(INDEX + "\n## 目录\n\n- [SpecBound 笔记](../guides/specbound.md)\n", **NOTES)) == []
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "\n## 小结\n\n两篇都讲预算。\n",  # a body paragraph: the list is the page's bibliography
+        "\n## 要点\n\n- 草稿预算按请求调度\n",  # a body item that links no note
+    ],
+)
+def test_the_same_list_under_a_body_is_a_bibliography(added: str) -> None:
+    report = kb002(INDEX + added, **NOTES)
+    assert where(report) == [(DOC, 9, 20, "2610.08815"), (DOC, 10, 4, "2610.11959")]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "2. [[mimo]] arXiv:2610.11959",  # the entry writes the id itself
+        "2. [MiMo-V2.6](https://arxiv.org/abs/2610.11959)",  # a web address of the work
+        "2. [卡片](../paper_cards/1700-2610-11959.md)",  # a card
+    ],
+)
+def test_an_entry_that_cites_the_work_itself_makes_the_list_a_bibliography(entry: str) -> None:
+    report = kb002(INDEX.replace("2. [[mimo]]", entry), **NOTES)
+    assert [subject for *_, subject in where(report)] == ["2610.08815", "2610.11959"]
+
+
+def test_a_navigation_index_gets_no_kb003_either() -> None:
+    text = INDEX.replace("按主题整理的论文笔记。", "按主题整理的论文笔记，另见 arXiv:2610.02076。")
+    report = run({**CARDS, DOC: md(text), **NOTES}, paths=[DOC], select={"KB003"})
+    assert report.findings == ()
+    report = run({**CARDS, DOC: md(text + "\n## 小结\n\n两篇都讲预算。\n"), **NOTES}, paths=[DOC], select={"KB003"})
+    assert [f.subject for f in report.findings] == ["2610.02076"]
