@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from kbcheck.model.document import REFERENCE
+from kbcheck.model.exemptions import NAMES
 from kbcheck.model.knowledge_base import GUIDE, Link
+from kbcheck.rules import rule_option
 
 if TYPE_CHECKING:
     from kbcheck.model.cards import Card
@@ -132,19 +134,31 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
     levels = _Levels(doc, resolved, one_source=kb.kind_of(path) == GUIDE)
+    # the exemptions switched off make the numbers they alone exempt claims again
+    exempt = frozenset(rule_option(kb.config, "KB005", "exempt"))
     for block in doc.blocks:
-        if not block.claims or block.uncertain:
+        if block.uncertain:
             continue
-        linked = dict(block.claim_links)
+        stated = list(zip(block.claims, _links(block.claims, block.claim_links)))
+        if block.exempted and len(exempt) < len(NAMES):
+            stated += [(claim, link) for claim, link in zip(block.exempted, _links(block.exempted, block.exempted_links))
+                       if not exempt.intersection(claim.exempt)]
+            stated.sort(key=lambda pair: (pair[0].line, pair[0].column))
         nearest: Evidence | None = None
-        for index, claim in enumerate(block.claims):
-            evidence = levels.of_link(block, linked[index]) if index in linked else None
+        for claim, link in stated:
+            evidence = levels.of_link(block, link) if link is not None else None
             if evidence is None:
                 nearest = nearest or levels.nearest(block)
                 evidence = nearest
             verdict = _judge(kb, claim, evidence)
             if verdict is not None:
                 yield verdict
+
+
+def _links(claims: Sequence[ClaimNumber], links: Sequence[tuple[int, int]]) -> list[int | None]:
+    """The ref each claim's link text gives it, aligned with the claims."""
+    linked = dict(links)
+    return [linked.get(index) for index in range(len(claims))]
 
 
 def _judge(kb: KnowledgeBase, claim: ClaimNumber, evidence: Evidence) -> NumberVerdict | None:
