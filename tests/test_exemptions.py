@@ -104,6 +104,12 @@ def test_these_are_claims(text: str, expected: list[str]) -> None:
         ("splits of 100M/250K tokens", ["250K tokens"]),
         # precise values after e.g. are results
         ("it saves memory, e.g. 25.15GB vs 5.93GB", ["25.15GB", "5.93GB"]),
+        # amounts of a thing are no example values, a rate per batch is no parameter, a cache no setting
+        ("totaling 20GB, 50GB and 3TB of code", ["20GB", "50GB", "3TB"]),
+        ("about 15 seconds per batch", ["15 seconds"]),
+        ("the KV cache of 180 GB", ["180 GB"]),
+        # a range of results is no condition
+        ("accuracy between 70% and 80%", ["70%", "80%"]),
         # a letter that is no variable of the sentence is a unit
         ("detects text at 0.09s per image, as its s-shaped curve shows", ["0.09s"]),
     ],

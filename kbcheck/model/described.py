@@ -18,7 +18,7 @@ _CONDITIONS = re.compile(
     + r"\s?%\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:data|dataset|corpus|samples|examples|labels|training\s+set)\b)"
     r"|(?:用|使用|在|基于|仅用|只用)\s?(?:约|仅)?\s?" + _NUM + r"\s?[%％]\s?的\s?(?:训练)?(?:数据|样本|语料|标注)"
     r"|在\s?" + _NUM + r"\s?[A-Za-z]*\s?(?:[到至~～]|-)\s?" + _NUM + r"\s?[A-Za-z\u4e00-\u9fff]{0,8}?\s?的?(?:区间|范围|之间|长度内)"
-    r"|(?i:\bbetween\s+" + _NUM + r"\s?[A-Za-z]*\s+and\s+" + _NUM + r"\s?[A-Za-z]*)"
+    r"|(?i:\bbetween\s+" + _NUM + r"\s?[kKMB]?\s+and\s+" + _NUM + r"\s?[kKMB]?\s?(?:tokens?|samples|examples|steps|layers|nodes|GPUs)\b)"
     r"|(?i:\b(?:in|over|across)\s+the\s+" + _NUM + r"\s?(?:-|–|to)\s?" + _NUM + r"[\s-]?[A-Za-z]*\s+(?:range|regime|interval)\b)"
 )
 #: a setting verb or `default` before the value in its clause
@@ -27,10 +27,12 @@ _SETTING = re.compile(
     r"|\bconfigured?\s+(?:to|as|at|with)\b|\bsetting\b)"
 )
 #: the parameter a value is given for, right before it (`block size 64KB`) or right after it (`10ms step`)
-_PARAMETER = (r"(?i:(?:block|stripe|chunk|page|buffer|batch|span|cache)(?:[ _-]?size)?|step|interval|timeout|period"
-              r"|quota|threshold|ttl|heartbeat)|(?:块|条带|分片|页|缓冲区?|批|缓存)(?:大小)?|步长|间隔|超时|周期|阈值|配额")
+_PARAMETER = (r"(?i:(?:block|stripe|chunk|page|buffer|batch|span)(?:[ _-]?size)?|cache[ _-]?size|step|interval|timeout"
+              r"|period|quota|threshold|ttl|heartbeat)|(?:块|条带|分片|页|缓冲区?|批)(?:大小)?|缓存大小|步长|间隔|超时|周期|阈值|配额")
 _PARAMETER_BEFORE = re.compile(r"(?:" + _PARAMETER + r")\s?(?:[:：=为是]\s?)?$")
-_PARAMETER_AFTER = re.compile(r"\s?(?:[A-Za-z]+[- ]){0,2}(?:" + _PARAMETER + r")(?![A-Za-z])")
+#: after the value only a step or a period names a parameter (`a 10ms slow-start step`); `per batch` is a rate
+_PARAMETER_AFTER = re.compile(r"\s?(?!(?i:per|each|every|a|an|the)\b)(?:[A-Za-z]+[- ]){0,2}"
+                              r"(?i:step|interval|timeout|period|heartbeat|ttl)(?![A-Za-z])|\s?(?:间隔|超时|周期)")
 #: `--timeout 30s`, `timeout=30s`: a flag or a key given its value
 _ASSIGNED = re.compile(r"(?:--[\w-]+[ =]|(?<![\w.])[A-Za-z_][\w.]*=)$")
 #: a parameter count used as the name of the model it goes with: `1750亿参数的GPT-3`
@@ -52,6 +54,10 @@ _MEASURED_TERM = re.compile(
 _BOUND_AFTER = re.compile(r"\s?(?:以内|以上|以下|之内|内|\+)")
 #: example values: two round sizes set side by side (`100 token 和 1M token`)
 _SIZE_UNIT = re.compile(r"(?i:tokens?\b|[KMGT]i?B\b)|[kKMBT](?=\s?tokens?)")
+#: the work done on a size, right before it: `decode 100 token`, `处理 1M token`
+_WORK = (r"(?i:\b(?:decode|decoding|prefill|generate|generating|process|processing|read|reading|write|writing"
+         r"|load|loading|send|sending|encode|encoding))|解码|预填充|生成|处理|读取|写入|加载|发送|编码|输入|输出")
+_WORKLOAD = re.compile(r"(?:" + _WORK + r")\s?$")
 #: an example value is round: one significant digit (`100`, `1M`, `4k`), a measured one rarely is
 _ROUND = re.compile(r"[1-9]0*")
 _PAIR = re.compile(r"\s?(?:和|与|或|(?i:vs\.?|versus|and|or))\s?[1-9]0*\s?(?:[kKMBT]\s?)?(?P<unit>(?i:tokens?|[KMGT]i?B))(?!\s?(?:respectively|分别))")
@@ -97,7 +103,8 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
     if unit in ("h", "s") and re.search(_DEFINED.format(v=unit), around):
         tags.append("variable-unit")
     size = not ratio and bool(_SIZE_UNIT.match(text, end) or _SIZE_UNIT.match(unit))
-    if size and _ROUND.fullmatch(text[start:end]) and (_PAIR.match(after) or _paired_before(text, start)):
+    if size and _ROUND.fullmatch(text[start:end]) and (
+            (_PAIR.match(after) and _WORKLOAD.search(before[-16:])) or _paired_before(text, start)):
         tags.append("illustrative")
     return tags
 
@@ -105,7 +112,8 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
 def _paired_before(text: str, start: int) -> bool:
     """The second of two sizes set side by side: `100 token 和 1M token`."""
     before = text[max(0, start - 30) : start]
-    m = re.search(r"(?<![\d.,])[1-9]0*\s?(?:[kKMBT]\s?)?(?i:tokens?|[KMGT]i?B)\s?(?:和|与|或|(?i:vs\.?|versus|and|or))\s?$", before)
+    m = re.search(r"(?:" + _WORK + r")\s?(?<![\d.,])[1-9]0*\s?(?:[kKMBT]\s?)?(?i:tokens?|[KMGT]i?B)\s?"
+                  r"(?:和|与|或|(?i:vs\.?|versus|and|or))\s?$", before)
     return m is not None
 
 

@@ -57,8 +57,8 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                            "`在 64 到 256 token 的区间`"),
     Exemption("variable-unit", "a letter after a number that its sentence defines as a variable, not a unit: "
                                "`4h, where h is the hidden size`"),
-    Exemption("illustrative", "example values: two round sizes set side by side (`decode 100 token 和 1M token`); "
-                              "a precise value (`25.15GB`), a ratio or a percentage is still a claim"),
+    Exemption("illustrative", "example values: the round sizes of a workload set side by side (`decode 100 token "
+                              "和 1M token`); amounts of a thing (`2B tokens and 4M tokens of data`) are claims"),
     Exemption("row-change", "a change written as one (`+25%`, `(-3.1%)`, `+2.2pp`) and worked out from two numbers "
                             "in the short data cells of its table row"),
     Exemption("own-measurement", "a number the author shows with the command or log that produced it: "
