@@ -36,7 +36,7 @@ PROSE = {
     "worked-out": ("从 32 提升到 128 通道。提升 4 倍。", "4 倍", "从 2 个节点扩到 8 个节点，吞吐提升 4 倍。"),
     "model-size-name": ("1750亿参数的GPT-3 很大", "1750亿", "GPT-3 的训练用了 3000亿 token"),
     "idiom": ("100% 兼容旧接口", "100%", "100% 的请求超时"),
-    "price-unit": ("$2 per 1M tokens", "1M tokens", "处理了 1M tokens"),
+    "per-unit": ("$2 per 1M tokens", "1M tokens", "处理了 1M tokens"),
     "definition": ("- short-term: 2-3s", "2-3s", "- latency: 2-3s"),
     "config-value": ("block size 64KB", "64KB", "显存占用 64KB"),
     "condition": ("pretrained on 10% of the data", "10%", "accuracy rose by 10% on the data"),
@@ -108,6 +108,14 @@ def test_these_are_claims(text: str, expected: list[str]) -> None:
         ("totaling 20GB, 50GB and 3TB of code", ["20GB", "50GB", "3TB"]),
         ("about 15 seconds per batch", ["15 seconds"]),
         ("the KV cache of 180 GB", ["180 GB"]),
+        # a value that a sentence goes on about defines nothing; `100% 是…` is a value, not an adverb
+        ("- 关键结果：30-50% 的通道就能保持性能", ["30-50%"]),
+        ("归一化准确率超 100% 是最好的结果", ["100%"]),
+        # a result under a default setting is a result
+        ("默认 K=15 时单次查询 23.9s", ["23.9s"]),
+        # a share of the samples a result holds on is the result, not a condition
+        ("the model is correct on 80% of the samples", ["80%"]),
+        ("辩论只在 8.3% 的样本上激活", ["8.3%"]),
         # a range of results is no condition
         ("accuracy between 70% and 80%", ["70%", "80%"]),
         # a letter that is no variable of the sentence is a unit
@@ -182,6 +190,19 @@ def test_a_number_shown_with_the_log_that_produced_it() -> None:
 
 
 # -- the configuration ------------------------------------------------------------------------
+
+def test_a_diagram_or_code_beside_a_number_is_no_log() -> None:
+    text = """
+        # Pipeline
+
+        Each stage takes 20ms:
+
+        ```
+        input -> encoder (20ms) -> decoder
+        ```
+        """
+    assert kb005(text) == ["20ms"]
+
 
 def test_the_option_is_declared_by_the_rule_with_every_entry_as_its_default() -> None:
     option = dict(get_rule("KB005").options)["exempt"]

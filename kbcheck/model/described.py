@@ -14,9 +14,10 @@ import re
 _NUM = r"\d+(?:[.,]\d+)*"
 #: an experimental condition: a share of the data trained or tested on, a range of sizes a result holds in
 _CONDITIONS = re.compile(
-    r"(?i:\b(?:on|with|using|from)\s+(?:only\s+|just\s+|about\s+|roughly\s+)?" + _NUM
+    r"(?i:(?:\b(?:(?:pre-?|fine-?)?train(?:ed|ing)?|(?:fine-?)?tuned|distill(?:ed|ing)?|learn(?:ed|ing)?)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:on|with|using)|\b(?:using|with)\s+(?:only|just))\s+(?:about\s+|roughly\s+)?" + _NUM
     + r"\s?%\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:data|dataset|corpus|samples|examples|labels|training\s+set)\b)"
-    r"|(?:用|使用|在|基于|仅用|只用)\s?(?:约|仅)?\s?" + _NUM + r"\s?[%％]\s?的\s?(?:训练)?(?:数据|样本|语料|标注)"
+    r"|(?:用|使用|基于|仅用|只用)\s?(?:约|仅)?\s?" + _NUM + r"\s?[%％]\s?的\s?(?:训练|标注)?(?:数据|样本|语料|标注)"
     r"|在\s?" + _NUM + r"\s?[A-Za-z]*\s?(?:[到至~～]|-)\s?" + _NUM + r"\s?[A-Za-z\u4e00-\u9fff]{0,8}?\s?的?(?:区间|范围|之间|长度内)"
     r"|(?i:\bbetween\s+" + _NUM + r"\s?[kKMB]?\s+and\s+" + _NUM + r"\s?[kKMB]?\s?(?:tokens?|samples|examples|steps|layers|nodes|GPUs)\b)"
     r"|(?i:\b(?:in|over|across)\s+the\s+" + _NUM + r"\s?(?:-|–|to)\s?" + _NUM + r"[\s-]?[A-Za-z]*\s+(?:range|regime|interval)\b)"
@@ -26,6 +27,8 @@ _SETTING = re.compile(
     r"默认|缺省|设为|设置为|设置成|设成|配置为|配置成|调为|调成|改为|设定为|(?i:\bdefaults?\b|\bset\s+(?:it\s+)?to\b"
     r"|\bconfigured?\s+(?:to|as|at|with)\b|\bsetting\b)"
 )
+#: the setting word right before the value: `默认超时 30s`, `set to 10ms`; `默认 K=15 时 23.9s` is a result
+_SET_TO = re.compile(r"(?:" + _SETTING.pattern + r")(?:(?!时|(?i:when|if|with)\b)[^\d,，;；。]){0,12}$")
 #: the parameter a value is given for, right before it (`block size 64KB`) or right after it (`10ms step`)
 _PARAMETER = (r"(?i:(?:block|stripe|chunk|page|buffer|batch|span)(?:[ _-]?size)?|cache[ _-]?size|step|interval|timeout"
               r"|period|quota|threshold|ttl|heartbeat)|(?:块|条带|分片|页|缓冲区?|批)(?:大小)?|缓存大小|步长|间隔|超时|周期|阈值|配额")
@@ -39,10 +42,10 @@ _ASSIGNED = re.compile(r"(?:--[\w-]+[ =]|(?<![\w.])[A-Za-z_][\w.]*=)$")
 _MODEL_NAME = re.compile(r"\s?(?:参数|个参数|-?parameters?|-?params?)(?:的|量的|版本?的?)?\s?(?:[A-Z][\w.-]*|[A-Za-z]+-?\d)")
 #: `100%` as an adverb: `100% 兼容`, `100% sure`
 _IDIOM = re.compile(
-    r"\s?(?:的)?(?:兼容|确定|肯定|正确(?!率)|可靠|保证|安全|相信|同意|满意|确信|是|不|没|会|能|可以|适用|支持|复现|还原|免费|开源"
+    r"\s?(?:的)?(?:兼容|确定|肯定|正确(?!率)|可靠|保证|安全|相信|同意|满意|确信|适用|支持|复现|还原|免费|开源"
     r"|(?i:sure|certain|compatible|correct|confident|guaranteed|safe|free|open[- ]source|agree|true|honest|reproducible)\b)"
 )
-#: the unit a price is per: `per 1M tokens`, `/1K tokens`, `每 1M token`
+#: the unit a price or a rate is counted per: `per 1M tokens`, `每 1M token`, `每 5 秒一次`
 _PER = re.compile(r"(?:(?i:\bper)|每)\s?$")
 #: a term and its colon, at the start of its line or item: what follows defines it
 _TERM = re.compile(r"(?:^|\n)\s*(?:[-*+]\s+)?(?P<term>[^\d\n:：,，。;；]{1,24})[:：]\s*(?:[<>≤≥]\s?)?$")
@@ -51,6 +54,9 @@ _MEASURED_TERM = re.compile(
     r"延迟|吞吐|耗时|速度|时间|显存|内存|准确|精度|提升|加速|成本|价格|(?i:latency|throughput|speed|time|memory|accuracy"
     r"|cost|price|score|gain)"
 )
+#: a definition is the whole value: its line or clause ends after it (`short-term: 2-3s`), where a claim
+#: goes on (`Key result: 30-50% of channels suffice`)
+_VALUE_ENDS = re.compile(r"\s?(?:以内|以上|以下|之内|内|\+)?\s*(?:$|[,，;；。\n)）|]|\.(?:\s|$))")
 _BOUND_AFTER = re.compile(r"\s?(?:以内|以上|以下|之内|内|\+)")
 #: example values: two round sizes set side by side (`100 token 和 1M token`)
 _SIZE_UNIT = re.compile(r"(?i:tokens?\b|[KMGT]i?B\b)|[kKMBT](?=\s?tokens?)")
@@ -85,7 +91,7 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
     unit = text[unit_start:unit_end].strip()
     after = text[unit_end : unit_end + 40]
     ratio = bool(_RATIO.match(text, end))
-    if not ratio and (_SETTING.search(before[-24:]) or _PARAMETER_BEFORE.search(before[-16:])
+    if not ratio and (_SET_TO.search(before[-24:]) or _PARAMETER_BEFORE.search(before[-16:])
                       or _ASSIGNED.search(text[max(0, start - 30) : start]) or _PARAMETER_AFTER.match(after)):
         tags.append("config-value")
     if _MODEL_NAME.match(after) and not ratio:
@@ -93,11 +99,12 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
     if text[start:end] == "100" and unit in ("%", "％") and _IDIOM.match(after):
         tags.append("idiom")
     if _PER.search(before[-8:]) and not ratio:
-        tags.append("price-unit")
+        tags.append("per-unit")
     term = _TERM.search(text, max(0, start - 40), start)
     if (term and term.end() == start and not _MEASURED_TERM.search(term.group("term"))
             and (re.search(r"\d\s?[-–~～到至]\s?\d", text[start:end]) or term.group(0).rstrip()[-1:] in "<>≤≥"
-                 or _BOUND_AFTER.match(text, unit_end))):
+                 or _BOUND_AFTER.match(text, unit_end))
+            and _VALUE_ENDS.match(text, unit_end)):
         tags.append("definition")
     around = text[max(0, start - _NEAR) : unit_start] + " " + text[unit_end : unit_end + _NEAR]
     if unit in ("h", "s") and re.search(_DEFINED.format(v=unit), around):

@@ -626,6 +626,9 @@ class _Builder:
     def _code(self, token: Token) -> None:
         """A code block or log: the numbers it shows are what the prose right before or after it
         reports (`own-measurement`), not claims needing another source."""
+        if not _LOG.search(token.content) and token.info.strip().split(" ")[0].lower() not in _LOG_FENCES:
+            self.code_before = None
+            return  # code, a diagram or a config file restates numbers; a log or a console shows how they came
         start, end = token.map or (0, 0)
         before = self.blocks[-1] if self.blocks else None
         numbers = _CodeNumbers(token.content, self.roots)
@@ -648,6 +651,12 @@ class _Builder:
                 self.file_disabled |= rules
             else:
                 self.pending_disable = self.pending_disable | rules
+
+
+#: a console transcript: a prompt line (`$ ./bench`, `% make`, `>>> run()`)
+_LOG = re.compile(r"^\s*(?:\$|%|>>>|PS>|#\s?\$)\s+\S", re.MULTILINE)
+#: fence labels of output
+_LOG_FENCES = frozenset({"console", "shell-session", "log", "logs", "output", "out", "stdout", "terminal"})
 
 
 class _CodeNumbers:

@@ -48,9 +48,10 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                             "(`从 2 个节点扩到 8 个节点，吞吐提升 4 倍`) or a speed-up over sizes is a claim"),
     Exemption("model-size-name", "a parameter count used as a model's name: `1750亿参数的GPT-3`"),
     Exemption("idiom", "`100%` used as an adverb: `100% 兼容`, `100% sure`"),
-    Exemption("price-unit", "the unit a price is given per: `$2 per 1M tokens`, `每 1K tokens 0.1 元`"),
-    Exemption("definition", "a range or a bound (`<`, `>`) that defines the term before its colon: "
-                            "`short-term: 2-3s`, `长任务：> 10 分钟`; an estimate (`Router: ~12 GB`) is a claim"),
+    Exemption("per-unit", "the unit a price or a rate is counted per: `$2 per 1M tokens`, `每 5 秒采样一次`"),
+    Exemption("definition", "a range or a bound (`<`, `>`) that is the whole value of the term before its colon: "
+                            "`short-term: 2-3s`, `长任务：> 10 分钟`; an estimate (`Router: ~12 GB`) or a sentence that "
+                            "goes on (`关键：30-50% 的通道就够了`) is a claim"),
     Exemption("config-value", "a configuration or default value the note describes: `block size 64KB`, "
                               "`默认超时 30s`, `set to 10ms`, `--timeout=30s`"),
     Exemption("condition", "an experimental condition, not its result: `pretrained on 10% of the data`, "
@@ -61,8 +62,9 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                               "和 1M token`); amounts of a thing (`2B tokens and 4M tokens of data`) are claims"),
     Exemption("row-change", "a change written as one (`+25%`, `(-3.1%)`, `+2.2pp`) and worked out from two numbers "
                             "in the short data cells of its table row"),
-    Exemption("own-measurement", "a number the author shows with the command or log that produced it: "
-                                 "the paragraph right before or after a code block holding the same value"),
+    Exemption("own-measurement", "a number the author shows with the command or log that produced it: the "
+                                 "paragraph right before or after a log or console block (a `$ ` prompt, or fenced "
+                                 "as `console`, `log`, `output`) holding the same value"),
 )
 
 #: every exemption's name, in the table's order (the default of `[rules.KB005] exempt`)

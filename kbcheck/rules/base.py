@@ -31,7 +31,7 @@ class Option:
 
     default: tuple[str, ...]
     choices: tuple[str, ...]
-    #: one line for `docs/configuration.md` and `kbcheck init`
+    #: one line for the commented option `kbcheck init` writes
     doc: str
 
 
