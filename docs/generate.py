@@ -101,7 +101,7 @@ def configuration_keys() -> str:
 
     lines = []
     for key, value in DEFAULTS.items():
-        if key in ("roles", "authors"):
+        if key in ("roles", "authors", "rules"):
             continue
         lines += [f"### `{key}`", "", _COMMENTS[key][0].upper() + _COMMENTS[key][1:] + ".", "",
                   "```toml", f"{key} = {_toml(value)}", "```", ""]

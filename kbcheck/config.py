@@ -77,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
     "max-file-size": 4 * 1024 * 1024,
     "roles": {"writer": ["inbox/{author}/**"], "maintainer": ["**"]},
     "authors": {},
+    "rules": {},
 }
 
 
@@ -128,6 +129,9 @@ class Config:
         default_factory=lambda: {"writer": ("inbox/{author}/**",), "maintainer": ("**",)}
     )
     authors: dict[str, Author] = field(default_factory=dict)
+    #: per-rule options (`[rules.KB005] exempt = [...]`) as set in the file; a rule's own defaults
+    #: stand for the rest (`kbcheck.rules.rule_option`)
+    rules: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     #: where the configuration came from (for messages), None for defaults
     source: str | None = None
     #: the language of kbcheck's messages: `lang` when the file sets it, else English (the digest
@@ -153,6 +157,8 @@ SEVERITIES = ("error", "warning")
 LINK_RENDERERS = ("auto", "github", "obsidian", "mkdocs", "mdbook")
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
+#: keys that are tables of tables: `kbcheck init` writes them last, and commented where they are empty
+TABLES = ("roles", "authors", "rules")
 
 _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude", "local-paths")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
@@ -598,6 +604,34 @@ def _authors(value: object, roles: Mapping[str, tuple[str, ...]], where: str) ->
     return authors
 
 
+def _rule_options(value: object, where: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """`[rules.KBnnn]` tables: each key an option its rule declares, each value names from its choices."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for key, options in _table(value, "rules", where).items():
+        rule_id = _rule_id(key, "rules", where)
+        table = f"[rules.{rule_id}]"
+        declared = _declared_options(rule_id)
+        if not declared:
+            _fail(_("{table} in {where}: rule {rule} has no options", table=table, where=where, rule=rule_id))
+        _check_keys(_table(options, table, where), tuple(declared), f"{table} in {where}")
+        out[rule_id] = {}
+        for name, given in options.items():
+            names = _strings(given, name, f"{table} in {where}")
+            for item in names:
+                if item not in declared[name].choices:
+                    _fail(_("unknown name {item} in {key} of {table} in {where}; {hint}", item=repr(item), key=repr(name),
+                            table=table, where=where, hint=_suggest(item, declared[name].choices, _("names"))))
+            out[rule_id][name] = tuple(dict.fromkeys(names))
+    return out
+
+
+def _declared_options(rule_id: str) -> dict[str, Any]:
+    """The options a rule's module declares (imported only when the file sets some)."""
+    from kbcheck.rules import get_rule
+
+    return dict(get_rule(rule_id).options)
+
+
 def _validate(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     """Defaults, then the file's keys, merged as plain dicts and validated into a `Config`."""
     try:
@@ -634,6 +668,7 @@ def _convert(options: Mapping[str, Any], *, where: str, source: str) -> Config:
     fields["reference-kinds"] = _reference_kinds(merged["reference-kinds"], where)
     fields["roles"] = roles = _roles(merged["roles"], where)
     fields["authors"] = _authors(merged["authors"], roles, where)
+    fields["rules"] = _rule_options(merged["rules"], where)
     return Config(**{key.replace("-", "_"): value for key, value in fields.items()}, source=source,
                   message_lang=fields["lang"] if "lang" in options else "en")
 
@@ -713,7 +748,7 @@ def init_text(found: Mapping[str, tuple[Any, str]] | None = None) -> str:
     found = found or {}
     lines = [_HEADER]
     for key, value in DEFAULTS.items():
-        if key in ("roles", "authors"):
+        if key in TABLES:
             continue  # tables, written last so that the top-level keys stay top-level
         if key in found:
             detected, why = found[key]
@@ -724,7 +759,20 @@ def init_text(found: Mapping[str, tuple[Any, str]] | None = None) -> str:
     lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
                  f"[roles]\n{roles}")
     lines.append(_FOOTER)
+    lines.append(_rule_options_text())
     return "\n".join(lines)
+
+
+def _rule_options_text() -> str:
+    """The commented `[rules.KBnnn]` tables: each rule's options at their defaults."""
+    from kbcheck.rules import all_rules
+
+    lines = ["# per-rule options (yamllint style): [rules.KBnnn], with the options each rule declares"]
+    for rule in all_rules().values():
+        for name, option in rule.options:
+            lines += [f"# [rules.{rule.id}]", f"# {name}: {option.doc}"]
+            lines += [f"# {line}" for line in f"{name} = {_toml(list(option.default))}".splitlines()]
+    return "\n".join(lines) + "\n"
 
 
 def write_init(root: Path, force: bool = False, author: str = "",

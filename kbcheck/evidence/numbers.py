@@ -32,7 +32,9 @@ from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import REFERENCE
+from kbcheck.model.exemptions import NAMES
 from kbcheck.model.knowledge_base import GUIDE, Link
+from kbcheck.rules import rule_option
 
 if TYPE_CHECKING:
     from kbcheck.model.cards import Card
@@ -107,19 +109,31 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
     one_source = kb.kind_of(path) == GUIDE
     levels = _Levels(doc, resolved, one_source=one_source,
                      front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
+    # the exemptions switched off make the numbers they alone exempt claims again
+    exempt = frozenset(rule_option(kb.config, "KB005", "exempt"))
     for block in doc.blocks:
-        if not block.claims or block.uncertain:
+        if block.uncertain:
             continue
-        linked = dict(block.claim_links)
+        stated = list(zip(block.claims, _links(block.claims, block.claim_links)))
+        if block.exempted and len(exempt) < len(NAMES):
+            stated += [(claim, link) for claim, link in zip(block.exempted, _links(block.exempted, block.exempted_links))
+                       if not exempt.intersection(claim.exempt)]
+            stated.sort(key=lambda pair: (pair[0].line, pair[0].column))
         nearest: Evidence | None = None
-        for index, claim in enumerate(block.claims):
-            evidence = levels.of_link(block, linked[index]) if index in linked else None
+        for claim, link in stated:
+            evidence = levels.of_link(block, link) if link is not None else None
             if evidence is None:
                 nearest = nearest or levels.nearest(block)
                 evidence = nearest
             verdict = _judge(kb, claim, evidence)
             if verdict is not None:
                 yield verdict
+
+
+def _links(claims: Sequence[ClaimNumber], links: Sequence[tuple[int, int]]) -> list[int | None]:
+    """The ref each claim's link text gives it, aligned with the claims."""
+    linked = dict(links)
+    return [linked.get(index) for index in range(len(claims))]
 
 
 def _judge(kb: KnowledgeBase, claim: ClaimNumber, evidence: Evidence) -> NumberVerdict | None:

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from kbcheck.model.citations import MASK
+from kbcheck.model.described import condition_spans, described
+from kbcheck.model.exemptions import NAMES
 from kbcheck.model.reckoning import derived, glosses, reckoned_spans
 
 
@@ -36,6 +39,9 @@ class ClaimNumber:
     field: str | None
     line: int
     column: int
+    #: the exemptions that make it no claim (`kbcheck.model.exemptions`): it is reported only
+    #: where every one of them is switched off
+    exempt: tuple[str, ...] = ()
 
 
 # one number: thousands separators, a decimal part
@@ -104,20 +110,18 @@ _MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条�
 # (`Apache-2.0` states a 2.0, `2-3s` both a 2 and a 3)
 _ANY_NUMBER = re.compile(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
 
-# spans that are never claims: dates and times (whole: not out of a longer run
-# of digits), decades, ISSNs, versions, section labels, ordinals
-_NOT_CLAIMS = re.compile(
-    r"(?<![\d.])\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?![\d])"
-    r"|(?<![\d:.])\d{1,2}:\d{2}(?::\d{2})?(?![\d])"
-    r"|(?<!\d)\d{1,2}月\d{1,2}日"
-    r"|(?<![\d.])1[0-9]\d0[’']?s\b|(?<![\d.])20\d0[’']?s\b|(?<![\w.])[’']\d0s\b|(?<![\d.])\d+\s?年代"
-    r"|(?<![\d-])\d{4}-\d{3}[\dX](?![\w-])"
-    r"|(?<![\w.])v?\d+(?:\.\d+){2,}"
-    r"|§\s*[\d.]+"
-    r"|第\s*\d+"
-    r"|[#№]\s*\d+",
-    re.IGNORECASE,
+# spans that are never claims, by the exemption that names them (`kbcheck.model.exemptions`):
+# dates and times (whole: not out of a longer run of digits), decades, ISSNs, versions, labels
+_NOT_CLAIM_KINDS: tuple[tuple[str, str], ...] = (
+    ("date", r"(?<![\d.])\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?![\d])"
+             r"|(?<![\d:.])\d{1,2}:\d{2}(?::\d{2})?(?![\d])"
+             r"|(?<!\d)\d{1,2}月\d{1,2}日"),
+    ("decade", r"(?<![\d.])1[0-9]\d0[’']?s\b|(?<![\d.])20\d0[’']?s\b|(?<![\w.])[’']\d0s\b|(?<![\d.])\d+\s?年代"),
+    ("issn", r"(?<![\d-])\d{4}-\d{3}[\dX](?![\w-])"),
+    ("version", r"(?<![\w.])v?\d+(?:\.\d+){2,}"),
+    ("label", r"§\s*[\d.]+|第\s*\d+|[#№]\s*\d+"),
 )
+_NOT_CLAIMS = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _NOT_CLAIM_KINDS), re.IGNORECASE)
 # a heading's own label (`6.2`, `§3`, `1.`) and ordinals (`增量 1`, `Part 3`) name the section
 _HEADING_LABEL = re.compile(r"^\s*§?\s*\d+(?:\.\d+)*\.?(?=[\s、．:：)）]|$)")
 _ORDINAL = re.compile(
@@ -184,57 +188,108 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: MASK * len(m.group(0)), text)
 
 
-def find_claims(masked: str, *, heading: bool = False) -> list[tuple[int, int, str, float, str | None]]:
-    """Claims in prose whose ids, URLs and paths are masked.
+#: a claim as found: (start, end, text as written, value, card field, names of the exemptions that apply)
+Tagged = tuple[int, int, str, float, "str | None", tuple[str, ...]]
+
+
+def find_claims(masked: str, *, heading: bool = False,
+                exempt: Collection[str] = NAMES) -> list[tuple[int, int, str, float, str | None]]:
+    """Claims in prose whose ids, URLs and paths are masked, but for those an exemption in
+    `exempt` (every one by default) rules out. Returns (start, end, text as written, value,
+    card field) sorted by start."""
+    on = frozenset(exempt)
+    return [(start, end, written, value, card_field)
+            for start, end, written, value, card_field, tags in tagged_claims(masked, heading=heading)
+            if not on.intersection(tags)]
+
+
+def tagged_claims(masked: str, *, heading: bool = False) -> list[Tagged]:
+    """Every number with a unit or claim word in masked prose, each with the names of the
+    exemptions (`kbcheck.model.exemptions`) that make it no claim; sorted by start.
 
     In a heading (`heading=True`) its label and ordinals are names, unless a
-    symbol unit makes them a quantity (`1.4× 的传闻`). Returns (start, end,
-    text as written, value, card field) sorted by start.
+    symbol unit makes them a quantity (`1.4× 的传闻`).
     """
     text = _blank(masked, _NOT_CLAIMS)
     labels = _label_spans(text) if heading else []
     quotes = quoted_spans(text)
     quote_starts = [start for start, _ in quotes]
-    reckoned: list[tuple[int, int]] | None = None  # found when a number first asks: most text states none
+    reckoned: dict[str, list[tuple[int, int]]] | None = None  # found when a number first asks
+    context: list[tuple[int, int, str]] | None = None
 
-    def quoted(pos: int) -> bool:
-        """In quotation marks, or in what the note works out or supposes for itself."""
-        nonlocal reckoned
+    def tags_at(pos: int, m: re.Match[str]) -> list[str]:
+        """The exemptions of the text around a number: quotation, what the note works out or supposes."""
+        nonlocal reckoned, context
+        tags: list[str] = []
         index = bisect_right(quote_starts, pos) - 1  # spans are sorted and never overlap
         if index >= 0 and pos < quotes[index][1]:
-            return True
+            tags.append("quoted")
         if reckoned is None:
-            reckoned = _merged(reckoned_spans(text))
-        index = bisect_right(reckoned, (pos, len(text) + 1)) - 1
-        return index >= 0 and pos < reckoned[index][1]
+            reckoned = {}
+            for start, end, name in reckoned_spans(text):
+                reckoned.setdefault(name, []).append((start, end))
+            reckoned = {name: _merged(spans) for name, spans in reckoned.items()}
+        for name, spans in reckoned.items():
+            index = bisect_right(spans, (pos, len(text) + 1)) - 1
+            if index >= 0 and pos < spans[index][1]:
+                tags.append(name)
+        if any(a <= pos < b for a, b in labels) and not _SYMBOL_UNIT.match(text, m.end("num")):
+            tags.append("label")
+        if context is None:
+            context = condition_spans(text)
+        tags.extend(name for a, b, name in context if a <= pos < b)
+        return tags
 
-    def label(m: re.Match[str]) -> bool:
-        start = m.start("num")
-        return any(a <= start < b for a, b in labels) and not _SYMBOL_UNIT.match(text, m.end("num"))
-
-    claims: dict[int, tuple[int, int, str, float, str | None]] = {}
+    claims: dict[int, Tagged] = {}
     for m in _SUFFIX_RE.finditer(text):
         start = m.start("num")
         index = next(i for i in range(len(_SUFFIXES)) if m.group(f"s{i}") is not None)
-        if quoted(start) or label(m) or not _stands_as_claim(text, m, index):
+        stands = _stands_as_claim(text, m, index)
+        if stands is False:
             continue
-        if _SUFFIXES[index][1] is None and (derived(text, start, _value(m), m.group("num"), m.group("unit"))
-                                            or glosses(text, start, _value(m))):
-            continue
-        claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1])
+        tags = tags_at(start, m)
+        if isinstance(stands, str):
+            tags.append(stands)
+        if _SUFFIXES[index][1] is None:
+            if derived(text, start, _value(m), m.group("num"), m.group("unit")):
+                tags.append("worked-out")
+            if glosses(text, start, _value(m)):
+                tags.append("gloss")
+        if _SUFFIXES[index][1] is None:
+            tags.extend(described(text, start, m.end("num"), m.start("unit"), m.end()))
+        claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1], tuple(tags))
     for m in _PREFIX_RE.finditer(text):
         start = m.start("num")
-        if start in claims or quoted(start) or label(m):
+        if start in claims:
             continue
         index = next(i for i in range(len(_PREFIXES)) if m.group(f"p{i}") is not None)
-        claims[start] = (m.start(), m.end(), masked[m.start() : m.end()], _value(m), _PREFIXES[index][1])
+        claims[start] = (m.start(), m.end(), masked[m.start() : m.end()], _value(m), _PREFIXES[index][1],
+                         tuple(tags_at(start, m)))
     for pattern in (_SCORE_RE, _MAGNITUDE_RE):
         for m in pattern.finditer(text):
             start = m.start("num")
-            if start in claims or quoted(start) or label(m):
+            if start in claims:
                 continue
-            claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None)
+            tags = tags_at(start, m)
+            if pattern is _MAGNITUDE_RE:
+                tags.extend(described(text, start, m.end("num"), m.start("mult"), m.end()))
+            claims[start] = (start, m.end(), masked[start : m.end()], _value(m), None, tuple(tags))
+    if text != masked:
+        _not_claims(masked, claims)
     return sorted(claims.values())
+
+
+def _not_claims(masked: str, claims: dict[int, Tagged]) -> None:
+    """The numbers a date, decade, ISSN, version or label holds (`1990s` reads as seconds), tagged
+    with that exemption: they are claims only where it is switched off."""
+    for span in _NOT_CLAIMS.finditer(masked):
+        name = span.lastgroup or "date"
+        for m in _SUFFIX_RE.finditer(masked, span.start(), span.end() + 40):
+            start = m.start("num")
+            if start >= span.end() or start in claims:
+                break
+            index = next(i for i in range(len(_SUFFIXES)) if m.group(f"s{i}") is not None)
+            claims[start] = (start, m.end(), masked[start : m.end()], _value(m), _SUFFIXES[index][1], (name,))
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -260,18 +315,19 @@ _POINTS = next(i for i, (p, _) in enumerate(_SUFFIXES) if "points" in p)
 _TIMES = tuple(i for i, (p, _) in enumerate(_SUFFIXES) if p.startswith(("(?:x|X)", r"\s?×")))
 
 
-def _stands_as_claim(text: str, m: re.Match[str], index: int) -> bool:
-    """Rule out the unit words that claim only in context."""
+def _stands_as_claim(text: str, m: re.Match[str], index: int) -> bool | str:
+    """Rule out the unit words that claim only in context; a multiplier that is no speed-up
+    names its exemption."""
     if index == _POINTS:
         # `+2 points`, `by 2 points`; `3 points` alone are more often items of a list
         return m.group("num")[0] in "+-−" or text[max(0, m.start("num") - 3) : m.start("num")].lower() == "by "
     if index in _TIMES:
         # `1x` is the baseline, and a multiplier in a list of them names a width or a mode
         if re.fullmatch(r"1(?:\.0+)?", m.group("num")):
-            return False
+            return "baseline"
         before = text[max(0, m.start("num") - 4) : m.start("num")]
         if re.search(r"[xX×]\s?/\s?$", before) or _NAMED_MULTIPLIER.match(text, m.start("unit")):
-            return False
+            return "named-multiplier"
     return True
 
 

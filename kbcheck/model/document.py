@@ -20,13 +20,15 @@ import dataclasses
 import posixpath
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
-from kbcheck.model.claims import ClaimNumber, find_claims
+from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
+from kbcheck.model.described import row_change
 from kbcheck.model.reckoning import introduces_supposition
 from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
@@ -123,6 +125,11 @@ class Block:
     children: list[int] = field(default_factory=list)
     #: (index in `claims`, index in `refs`) of each claim number inside a link's text
     claim_links: list[tuple[int, int]] = field(default_factory=list)
+    #: numbers an exemption makes no claim (their `exempt` names it): claims only where the
+    #: configuration switches every one of their exemptions off
+    exempted: list[ClaimNumber] = field(default_factory=list)
+    #: (index in `exempted`, index in `refs`), as `claim_links`
+    exempted_links: list[tuple[int, int]] = field(default_factory=list)
     #: an ordered list item's number as written (`4` for `4. …`), else ""
     ordinal: str = ""
 
@@ -364,6 +371,11 @@ class _Builder:
         self.supposed: list[bool] = []
         #: whether the first heading is a title over sections of its own (`Document.title_block`)
         self.titled = False
+        #: the numbers of the code block just closed and its last line: the block right after it may
+        #: report what it printed (`own-measurement`)
+        self.code_before: tuple[_CodeNumbers, int] | None = None
+        #: block index -> the numbers of the code block next to it
+        self.code_next: dict[int, _CodeNumbers] = {}
 
     # -- sections ---------------------------------------------------------
     def open_section(self, heading: str | None, level: int, line: int) -> Section:
@@ -400,6 +412,11 @@ class _Builder:
         if self.pending_disable:
             block.disabled = block.disabled | self.pending_disable
             self.pending_disable = frozenset()
+        if self.code_before is not None:
+            numbers, last_line = self.code_before
+            if kind in ("paragraph", "list_item") and block.line <= last_line + 2:
+                self.code_next[block.index] = numbers
+            self.code_before = None
         self.blocks.append(block)
         self.sections[-1].blocks.append(block.index)
         return block
@@ -510,20 +527,31 @@ class _Builder:
         # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
         # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
         # the items of a list brought in by `假设：` / `Suppose:` are what-ifs, not claims
-        reads_claims = self.claims and not self.quote_depth and not (self.supposed and self.supposed[-1])
+        around: tuple[str, ...] = ()
+        if self.quote_depth:
+            around += ("blockquote",)
+        if self.supposed and self.supposed[-1]:
+            around += ("supposition",)
         in_references = self.sections[block.section].role == REFERENCE
-        for start, _end, written, number, card_field in (
-            find_claims(masked, heading=block.kind == "heading") if reads_claims else ()
+        row = block.text if block.kind == "table_row" else None
+        for start, _end, written, number, card_field, tags in (
+            tagged_claims(masked, heading=block.kind == "heading") if self.claims else ()
         ):
             if in_references and card_field is None:
-                continue
+                tags += ("reference-title",)
+            if row is not None and row_change(row + " | " + masked[:start], written, number):
+                tags += ("row-change",)
+            if block.index in self.code_next and abs(number) in self.code_next[block.index].values:
+                tags += ("own-measurement",)
             line, col = positions(start)
+            claim = ClaimNumber(written, number, card_field, line, col, tuple(dict.fromkeys(tags + around)))
+            claims, links = (block.exempted, block.exempted_links) if claim.exempt else (block.claims, block.claim_links)
             for span_start, span_end, index in link_spans:
                 if span_start <= start < span_end:
                     # a link whose text holds the number is that number's source
-                    block.claim_links.append((len(block.claims), first_ref + index))
+                    links.append((len(claims), first_ref + index))
                     break
-            block.claims.append(ClaimNumber(written, number, card_field, line, col))
+            claims.append(claim)
         block.refs.extend(refs)
         block.text = f"{block.text}{separator}{text}" if block.text else text
         if any(marker in text for marker in self.markers):
@@ -623,6 +651,8 @@ class _Builder:
                 self.quote_depth += 1
             elif t == "blockquote_close":
                 self.quote_depth -= 1
+            elif t in ("fence", "code_block") and self.claims:
+                self._code(tok)
             elif t == "html_block":
                 self._directive(tok.content)
             elif t == "front_matter":
@@ -654,6 +684,20 @@ class _Builder:
         if re.search(r"^title\s*:", content, re.MULTILINE):
             self.front_title = _front_title(content)
             self.front_work = bool(self.front_title) and bool(_FRONT_AUTHORS.search(content))
+
+    def _code(self, token: Token) -> None:
+        """A code block or log: the numbers it shows are what the prose right before or after it
+        reports (`own-measurement`), not claims needing another source."""
+        if not _LOG.search(token.content) and token.info.strip().split(" ")[0].lower() not in _LOG_FENCES:
+            self.code_before = None
+            return  # code, a diagram or a config file restates numbers; a log or a console shows how they came
+        start, end = token.map or (0, 0)
+        before = self.blocks[-1] if self.blocks else None
+        numbers = _CodeNumbers(token.content, self.roots)
+        if (before is not None and before.claims and before.kind in ("paragraph", "list_item")
+                and before.section == len(self.sections) - 1 and before.end_line + 2 >= start + 1 + self.offset):
+            _exempt_where(before, lambda claim: abs(claim.value) in numbers.values, "own-measurement")
+        self.code_before = (numbers, end + self.offset)
 
     def _owns_paragraph(self, item: Block) -> bool:
         """A paragraph belongs to the innermost open list item, unless a nested list already began."""
@@ -696,6 +740,40 @@ def directives_in(text: str) -> list[tuple[int, bool, tuple[str, ...]]]:
             if directive is not None:
                 found.append((token.map[0] + 1 + offset, directive[0], directive[1]))
     return found
+
+
+#: a console transcript: a prompt line (`$ ./bench`, `% make`, `>>> run()`)
+_LOG = re.compile(r"^\s*(?:\$|%|>>>|PS>|#\s?\$)\s+\S", re.MULTILINE)
+#: fence labels of output
+_LOG_FENCES = frozenset({"console", "shell-session", "log", "logs", "output", "out", "stdout", "terminal"})
+
+
+class _CodeNumbers:
+    """The numbers a code block or log shows, read when a claim beside it first asks."""
+
+    def __init__(self, content: str, roots: tuple[str, ...]) -> None:
+        self.content = content
+        self.roots = roots
+
+    @cached_property
+    def values(self) -> frozenset[float]:
+        return frozenset(numeric_values(scan_prose(self.content, self.roots)[1]))
+
+
+def _exempt_where(block: Block, applies: Callable[[ClaimNumber], bool], name: str) -> None:
+    """Add the exemption `name` to the block's numbers it applies to, moving claims to `exempted`."""
+    linked, linked_exempted = dict(block.claim_links), dict(block.exempted_links)
+    stated: list[tuple[ClaimNumber, int | None]] = []
+    exempted: list[tuple[ClaimNumber, int | None]] = []
+    for claims, links in ((block.claims, linked), (block.exempted, linked_exempted)):
+        for index, claim in enumerate(claims):
+            if applies(claim) and name not in claim.exempt:
+                claim = dataclasses.replace(claim, exempt=(*claim.exempt, name))
+            (exempted if claim.exempt else stated).append((claim, links.get(index)))
+    for claims, pairs, kept in ((block.claims, block.claim_links, stated), (block.exempted, block.exempted_links, exempted)):
+        kept.sort(key=lambda pair: (pair[0].line, pair[0].column))
+        claims[:] = [claim for claim, _ref in kept]
+        pairs[:] = [(index, ref) for index, (_claim, ref) in enumerate(kept) if ref is not None]
 
 
 def _front_title(content: str) -> str:

@@ -13,10 +13,14 @@ import importlib
 import pkgutil
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
 from kbcheck.rules.base import Rule
+
+if TYPE_CHECKING:
+    from kbcheck.config import Config
 
 #: `kb005_unverified_number` is the module of rule KB005
 _RULE_MODULE = re.compile(r"kb(\d{3})_[a-z0-9_]+")
@@ -67,3 +71,11 @@ def forget_discovered() -> None:
     """Look for rule modules again on next use (after one was added at run time)."""
     _rule_modules.cache_clear()
     all_rules.cache_clear()
+
+
+def rule_option(config: Config, rule_id: str, name: str) -> tuple[str, ...]:
+    """A rule's option as configured (`[rules.KB005] exempt = [...]`), else the rule's default."""
+    configured = config.rules.get(rule_id, {})
+    if name in configured:
+        return configured[name]
+    return dict(get_rule(rule_id).options)[name].default

@@ -26,6 +26,16 @@ ChangeCheck = Callable[[list["Change"], "Config"], Iterator[Problem]]
 
 
 @dataclass(frozen=True)
+class Option:
+    """A per-rule option (`[rules.KBnnn]` in the configuration): a list of names from `choices`."""
+
+    default: tuple[str, ...]
+    choices: tuple[str, ...]
+    #: one line for the commented option `kbcheck init` writes
+    doc: str
+
+
+@dataclass(frozen=True)
 class Rule:
     """One rule, described by its module (yamllint style)."""
 
@@ -40,6 +50,8 @@ class Rule:
     check_changes: ChangeCheck | None = None
     #: severity by file kind where it differs from `severity` (KB004 in briefs)
     severity_by_kind: tuple[tuple[str, Severity], ...] = ()
+    #: its options by name, declared in its module as `OPTIONS` (yamllint style), with their defaults
+    options: tuple[tuple[str, Option], ...] = ()
 
     def default_severity(self, kind: str | None) -> Severity:
         """The rule's own severity for a file of this kind."""
@@ -62,4 +74,5 @@ class Rule:
             check_file=getattr(module, "check", None),
             check_changes=getattr(module, "check_changes", None),
             severity_by_kind=tuple(getattr(module, "SEVERITY_BY_KIND", {}).items()),
+            options=tuple(getattr(module, "OPTIONS", {}).items()),
         )

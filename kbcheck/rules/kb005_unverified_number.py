@@ -25,19 +25,13 @@ year, a `Meta Info` / `论文信息` section); a reference list that holds
 exactly one work by its id. A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
 links and links to notes or PDFs of the knowledge base are sources without a card; the card check applies
-when every source at that level is a card. Dates, decades (`1950s`, `90年代`), versions, ids, section labels
-and ordinals in headings (`6.2`, `增量 1`, `Part 3`), counts of things
-(`4 条`, `8 项材料`), names shaped like multipliers (`1X/4X/12X` link widths,
-`48×48`), code, LaTeX math (`$…$`), quoted text (`“…”`, `「…」`, `"…"`),
-blockquotes (`> …`) and the titles in a reference list are not claims;
-neither are the numbers a note works out or supposes for itself: a
-calculation written out (`t = 8 MB / 20 GB/s = 0.4 ms`), the condition of a
-what-if (`假设带宽为 20GB/s`, `If the rate were 10%, …`) and a list a
-supposition brings in, a question, the author's own account in the first
-person (`我的报价：第 1 单 50% 折扣`; a view such as `我认为约 40%` is still a
-claim), a duration that tells when (`4 小时以后`), a value glossing the term
-before its colon (`sleep 30：持续 30s`), and a multiplier worked out from two
-numbers beside it (`从 64 到 256 通道，提升 4 倍`).
+when every source at that level is a card. Code, LaTeX math (`$…$`) and
+counts of things (`4 条`, `8 项材料`) hold no claim numbers.
+
+**What is no claim.** A number with a unit that a reader would not copy as a
+result is exempt. Each exemption has a name; `exempt` under `[rules.KB005]`
+in the configuration lists the ones that apply (all of them by default; KB006
+reads the same claims):
 
 **Why it matters.** Numbers are what readers copy. A number nobody can
 trace back to a paper, repo or card cannot be re-checked and quietly becomes
@@ -85,6 +79,8 @@ from typing import TYPE_CHECKING
 from kbcheck.evidence.numbers import NOT_IN_CARDS, UNSOURCED, number_verdicts
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing, ngettext
+from kbcheck.model.exemptions import NAMES, table_doc
+from kbcheck.rules.base import Option
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -94,6 +90,12 @@ ID = "KB005"
 NAME = "unverified-number"
 SEVERITY = "warning"
 KINDS = ("knowledge", "brief", "guide")
+OPTIONS = {
+    "exempt": Option(NAMES, NAMES, "the exemptions that make a number no claim (KB005, KB006); drop one to report "
+                                   "what it exempts"),
+}
+# the table of exemptions is written once, in `kbcheck.model.exemptions`
+__doc__ = (__doc__ or "").replace("reads the same claims):\n\n", "reads the same claims):\n\n" + table_doc() + "\n\n", 1)
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
