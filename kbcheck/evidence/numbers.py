@@ -34,7 +34,6 @@ from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.exemptions import NAMES
 from kbcheck.model.knowledge_base import GUIDE, Link
-from kbcheck.rules import rule_option
 
 if TYPE_CHECKING:
     from kbcheck.model.cards import Card
@@ -110,7 +109,9 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
     levels = _Levels(doc, resolved, one_source=one_source,
                      front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
     # the exemptions switched off make the numbers they alone exempt claims again
-    exempt = frozenset(rule_option(kb.config, "KB005", "exempt"))
+    # (read from the configuration here: the rules import this module; KB005 declares the option
+    # with every exemption, `NAMES`, as its default)
+    exempt = frozenset(kb.config.rules.get("KB005", {}).get("exempt", NAMES))
     for block in doc.blocks:
         if block.uncertain:
             continue
