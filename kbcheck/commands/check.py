@@ -77,7 +77,8 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     policy = trusted_config(repo, config, selection.base, options.config)
     selection = judged_as(repo, policy, selection, cli_author=options.author, actor=options.actor)
     filter_mode = options.filter or ("added" if selection.mode == "diff" else "file")
-    accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode)
+    accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode, selection.changes,
+                                     selection.notices)
     kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else _cache_factory(repo))
     run = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
                      progress=progress_for(err, "checking", quiet=options.quiet),
