@@ -132,6 +132,9 @@ class Config:
     authors: dict[str, Author] = field(default_factory=dict)
     #: where the configuration came from (for messages), None for defaults
     source: str | None = None
+    #: KB007's policy only: the trusted revision that has no configuration file, while the
+    #: run has one (the change adopting kbcheck); KB007 then says so (docs/adopting.md)
+    unconfigured_base: str | None = None
     #: the language of kbcheck's messages: `lang` when the file sets it, else English (the digest
     #: alone follows `lang`'s default; see docs/configuration.md). How findings are said, not which
     #: there are: two configurations that check alike are equal
@@ -644,7 +647,7 @@ _COMMENTS = {
     "per-file-ignores": "glob -> rule ids not reported there, e.g. {\"inbox/**\" = [\"KB003\"]}",
     "allow-unknown-authors": "true: commits by an author missing from [authors] are not KB007 errors",
     "reference-kinds": "id kinds KB002/KB003 compare: \"arxiv\", \"doi\", \"repo\"",
-    "max-file-size": "bytes (default 4 MiB); larger files are skipped with a notice",
+    "max-file-size": "bytes (default 4 MiB); a larger note is not read, and is a KB000 finding",
 }
 
 _HEADER = """\

@@ -83,13 +83,15 @@ def test_quiet_prints_findings_only(kb: GitRepo) -> None:
     code, out, err = run("check", "--all", "-q")
     assert out.splitlines() == [
         f"{NOTE}:5:22: KB005 3x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
+        "organized/knowledge/blob.md:1:1: KB000 organized/knowledge/blob.md could not be read, so nothing in it "
+        "was checked (skipped: not UTF-8 (byte 0xff at offset 0))",
         f"{DOC}:5:10: KB005 2.7x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
         f"{DOC}:6:8: KB005 45% has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
         f'{DOC}:10:1: KB001 trend line cites no source: "无源趋势在变强"; add the arXiv id, DOI, repo or card it rests on',
     ]
     assert (code, err) == (1, "")
     code, out, err = run("check", "--all")
-    assert out.splitlines()[-1] == "1 error, 3 warnings in 3 files"
+    assert out.splitlines()[-1] == "1 error, 4 warnings in 3 files"
     assert "organized/knowledge/blob.md" in err
 
 
