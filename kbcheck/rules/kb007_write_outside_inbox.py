@@ -111,8 +111,11 @@ def check_changes(changes: list[Change], config: Config) -> Iterator[Problem]:
                 if config.allow_unknown_authors:
                     continue
                 key = ("?" + change.author_label, side)
-                message: str = _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
-                                 author=change.author_label, section=_authors_section(config), what=_what(change))
+                if config.unconfigured_base is not None:
+                    message: str = _unconfigured_message(config.unconfigured_base, change)
+                else:
+                    message = _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
+                                author=change.author_label, section=_authors_section(config), what=_what(change))
             else:
                 if may_write(config, change.author, side):
                     continue
@@ -122,6 +125,14 @@ def check_changes(changes: list[Change], config: Config) -> Iterator[Problem]:
                 continue
             seen.add(key)
             yield Problem(path=side, line=1, column=1, message=message, subject=side, file_level=True)
+
+
+def _unconfigured_message(base: str, change: Change) -> str:
+    """The change that adopts kbcheck: the trusted side has no configuration, so it names no author."""
+    return _("{base}, the trusted side of this change, has no kbcheck configuration, so it names no author "
+             "({author}) who may write; a maintainer commits .kbcheck.toml there first, on its own "
+             "(docs/adopting.md, the first commit) ({what})",
+             base=base[:12] if len(base) == 40 else base, author=change.author_label, what=_what(change))
 
 
 def _outside_message(config: Config, change: Change) -> str:
