@@ -57,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     base.add_argument("--baseline", action="store_true", default=None, dest="baseline",
                       help="report only findings not accepted in the baseline (default when it exists)")
     base.add_argument("--no-baseline", action="store_false", dest="baseline", help="ignore the baseline")
-    check.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    check.add_argument("--strict", action=argparse.BooleanOptionalAction, default=False,
+                       help="exit 1 on warnings too (--no-strict: on errors only, undoing an earlier --strict)")
     check.add_argument("--select", metavar="RULES", help="run only these rules, comma-separated (e.g. KB007)")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
     check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
@@ -72,6 +73,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="after the findings, count them per rule")
     check.add_argument("--report-unused-disables", action="store_true",
                        help="report disable comments that suppress nothing (and exit 1 for them)")
+    check.add_argument("--show-files", action="store_true",
+                       help="list the selected files with their kind and why, and check nothing")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the merged configuration, and check nothing")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
