@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from kbcheck.cache import BlobCache
+    from kbcheck.config import Config
     from kbcheck.git import Repository
+    from kbcheck.model.knowledge_base import KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class CheckOptions:
     statistics: bool = False
     report_unused_disables: bool = False
     quiet: bool = False
+    show_files: bool = False
+    show_settings: bool = False
     color: str = "auto"
     #: `--lang`: the language of messages; None: the configuration's (`docs/configuration.md`)
     lang: str | None = None
@@ -72,6 +76,11 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     repo = repository(options.paths)
     config = configuration(repo, options.config)
     lang = message_lang(options.lang, config)
+    if options.show_settings:
+        from kbcheck.layout import settings_text
+
+        out.write(settings_text(config))
+        return 0
     selection = select(repo, config, mode=mode, paths=list(options.paths), rev=options.rev,
                        net=options.actor is not None)
     policy = trusted_config(repo, config, selection.base, options.config)
@@ -80,13 +89,19 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode, selection.changes,
                                      selection.notices)
     kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else _cache_factory(repo))
+    if options.show_files:
+        from kbcheck.layout import show_files
+
+        shown = kb.snapshot.paths() if selection.mode == "all" else selection.paths
+        out.writelines(line + "\n" for line in show_files(kb, shown))
+        return 0
     run = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
                      progress=progress_for(err, "checking", quiet=options.quiet),
                      report_unused_disables=options.report_unused_disables)
     report = check(kb, config, selection, run)
     kb.facts.flush()
     if not options.quiet:
-        notify([*getattr(selection, "notices", ()), *report.notices], err, lang)
+        notify([*getattr(selection, "notices", ()), *_layout_notices(kb, config, report.notices)], err, lang)
     fixes = None
     if options.fix:
         from kbcheck.fix.offered import without_fixes
@@ -111,6 +126,16 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     except BrokenPipeError:
         discard_output(out)
     return status
+
+
+def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str]) -> list[str]:
+    """The run's notices, after one per kind whose globs match nothing (which says KB004's, when
+    there are no paper cards, already)."""
+    from kbcheck.layout import empty_kinds
+    from kbcheck.rules.kb004_unknown_paper import NO_CARDS
+
+    empty, notice = empty_kinds(kb, config)
+    return [*([notice] if notice else []), *(n for n in notices if not ("paper-cards" in empty and n == NO_CARDS))]
 
 
 def _selected_rules(value: str | None) -> frozenset[str] | None:
