@@ -82,7 +82,8 @@ def test_hook_manifest_is_valid_for_pre_commit() -> None:
     hooks = {hook["id"]: hook for hook in load_manifest(str(HOOKS_MANIFEST))}
     assert set(hooks) == {"kbcheck", "kbcheck-write-scope"}
     # no mode: kbcheck takes it from pre-commit's environment (a commit, --all-files, a range)
-    assert hooks["kbcheck"]["entry"] == "kbcheck check"
+    # --strict: pre-commit hides a passing hook's output, so a warning must fail to be seen
+    assert hooks["kbcheck"]["entry"] == "kbcheck check --strict"
     assert hooks["kbcheck"]["pass_filenames"] is True
     assert hooks["kbcheck-write-scope"]["entry"] == "kbcheck check --select KB007"
     assert hooks["kbcheck-write-scope"]["pass_filenames"] is False

@@ -65,13 +65,33 @@ def test_exit_zero_keeps_errors_from_failing_the_run(kb: GitRepo) -> None:
     assert run("check", "--all", "--exit-zero", "--config", "missing.toml")[0] == 2  # usage errors still fail
 
 
-def test_statistics_count_findings_per_rule_after_the_findings(kb: GitRepo) -> None:
+def test_statistics_print_only_the_count_per_rule(kb: GitRepo) -> None:
     _code, out, _ = run("check", "--all", "--statistics")
-    lines = out.splitlines()
-    assert lines[-3:] == ["3  KB005  unverified-number", "1  KB001  uncited-trend-line",
-                          "1 error, 3 warnings in 2 files"]
-    assert len(lines) == 7
-    assert run("check", "--all", "--statistics", "--format", "json")[0] == 2
+    assert out.splitlines() == ["3  KB005  unverified-number", "1  KB001  uncited-trend-line",
+                                "1 error, 3 warnings in 2 files"]
+    code, out, _ = run("check", "--all", "--statistics", "--format", "json")
+    assert code == 1
+    assert json.loads(out) == {"version": 1, "statistics": [
+        {"rule": "KB005", "name": "unverified-number", "count": 3},
+        {"rule": "KB001", "name": "uncited-trend-line", "count": 1}],
+        "summary": {"files": 2, "errors": 1, "warnings": 3, "suppressed": 0}}
+    assert run("check", "--all", "--statistics", "--format", "sarif")[0] == 2
+
+
+def test_rules_by_name_extend_select_and_ignore(kb: GitRepo) -> None:
+    def rules(*argv: str) -> list[str]:
+        code, out, err = run("check", "--all", "--format", "json", *argv)
+        assert code in (0, 1), err
+        return sorted({f["rule"] for f in json.loads(out)["findings"]})
+
+    assert rules("--select", "unverified-number") == ["KB005"]
+    assert rules("--select", "uncited-trend-line,KB005") == ["KB001", "KB005"]
+    assert rules("--ignore", "KB005") == ["KB001"]
+    assert rules("--select", "KB001,KB005", "--ignore", "unverified-number") == ["KB001"]
+    kb.commit_files({".kbcheck.toml": 'ignore = ["KB005"]\n'}, "ignore KB005")
+    assert rules() == ["KB001"]
+    assert rules("--extend-select", "KB005") == ["KB001", "KB005"]
+    assert run("check", "--all", "--ignore", "no-such-rule")[0] == 2
 
 
 def test_statistics_of_a_clean_run_add_nothing() -> None:

@@ -35,6 +35,8 @@ class CheckOptions:
     baseline: bool | None = None
     strict: bool = False
     select: str | None = None
+    extend_select: str | None = None
+    ignore: str | None = None
     config: str | None = None
     author: str | None = None
     actor: str | None = None
@@ -75,6 +77,8 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
     config = configuration(repo, options.config)
+    select_rules, config = _extended(select_rules, config, _selected_rules(options.extend_select),
+                                     _selected_rules(options.ignore))
     lang = message_lang(options.lang, config)
     if options.show_settings:
         from kbcheck.layout import settings_text
@@ -139,12 +143,30 @@ def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str]) -
 
 
 def _selected_rules(value: str | None) -> frozenset[str] | None:
-    """`--select KB001,unverified-number`: the rule ids it names, or None for every rule."""
+    """`--select KB001,unverified-number`: the rule ids it names (by id or name), or None for every rule."""
     if not value:
         return None
-    from kbcheck.rules import get_rule
+    from kbcheck.rules import all_rules, get_rule
 
-    return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
+    by_name = {rule.name: rule_id for rule_id, rule in all_rules().items()}
+    return frozenset(by_name.get(part.strip().lower()) or get_rule(part).id for part in value.split(",") if part.strip())
+
+
+def _extended(select: frozenset[str] | None, config: Config, extend: frozenset[str] | None,
+              ignore: frozenset[str] | None) -> tuple[frozenset[str] | None, Config]:
+    """`--extend-select` adds rules (and takes them out of the configuration's `ignore`), then
+    `--ignore` removes rules. KB007's own ignores come from the trusted policy and stay."""
+    if not extend and not ignore:
+        return select, config
+    from dataclasses import replace
+
+    from kbcheck.rules import rule_ids
+
+    chosen = set(select if select is not None else rule_ids())
+    if extend:
+        chosen |= extend
+        config = replace(config, ignore=config.ignore - extend)
+    return frozenset(chosen - (ignore or frozenset())), config
 
 
 def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:
