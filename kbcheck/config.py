@@ -15,7 +15,7 @@ import re
 import stat
 import tempfile
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -687,13 +687,17 @@ def _toml(value: Any) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def init_text() -> str:
-    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default."""
-    lines = [_HEADER]
+def init_text(proposed: Mapping[str, Any] | None = None, found: Sequence[str] = ()) -> str:
+    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default, or at
+    what was `proposed` for this repository, with what was `found` said at the top."""
+    proposed = proposed or {}
+    lines = [_HEADER + "".join(f"# found: {line}\n" for line in found)]
     for key, value in DEFAULTS.items():
         if key in ("roles", "authors"):
             continue  # tables, written last so that the top-level keys stay top-level
-        lines.append(f"# {_COMMENTS[key]}\n{key} = {_toml(value)}\n")
+        shown = _toml(value)
+        default = f" (default {shown})" if key in proposed and proposed[key] != value and "\n" not in shown else ""
+        lines.append(f"# {_COMMENTS[key]}{default}\n{key} = {_toml(proposed.get(key, value))}\n")
     roles = "".join(f"{role} = {_toml(globs)}\n" for role, globs in DEFAULTS["roles"].items())
     lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
                  f"[roles]\n{roles}")
@@ -701,7 +705,8 @@ def init_text() -> str:
     return "\n".join(lines)
 
 
-def write_init(root: Path, force: bool = False, author: str = "") -> Path:
+def write_init(root: Path, force: bool = False, author: str = "", proposed: Mapping[str, Any] | None = None,
+               found: Sequence[str] = ()) -> Path:
     """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`.
 
     `author` is an `[authors.…]` table appended after the defaults (the first author)."""
@@ -716,7 +721,7 @@ def write_init(root: Path, force: bool = False, author: str = "") -> Path:
         raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write((init_text() + author).encode("utf-8"))
+            handle.write((init_text(proposed, found) + author).encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, 0o644)  # mkstemp makes it private; a config file is meant to be shared

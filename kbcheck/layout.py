@@ -49,9 +49,13 @@ def show_files(kb: KnowledgeBase, paths: Iterable[str]) -> list[str]:
 
 
 def empty_kinds(kb: KnowledgeBase, config: Config) -> tuple[list[str], str | None]:
-    """The kinds whose globs match no file of the tree, and the one notice that says so (none
-    without a configuration file: the defaults describe a layout, not this knowledge base)."""
+    """The kinds whose globs match no file of the tree, and the one notice that says so, when some
+    markdown file matches no kind either (none without a configuration file: the defaults
+    describe a layout, not this knowledge base)."""
     if config.source is None:
+        return [], None
+    # every note has a kind: an unused kind is a knowledge base that has none yet, not a mapping to fix
+    if not any(path.lower().endswith(_SUFFIXES) and kb.kind_of(path) == "other" for path in kb.snapshot.paths()):
         return [], None
     empty = [key for kind, key in KIND_KEYS if _globs(config, key) and not kb.paths_of_kind(kind)]
     if not empty:

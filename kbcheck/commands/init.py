@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import repository
 from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.i18n import _
+
+if TYPE_CHECKING:
+    from kbcheck.git import Repository
+    from kbcheck.layout_detect import Detected
 
 
 def run_init(role: str | None, force: bool, out: TextIO) -> int:
@@ -27,11 +31,23 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     except KbcheckError:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
-    path = write_init(root, force=force, author=author.toml() if author else "")
+    detected = _detected(repo)
+    path = write_init(root, force=force, author=author.toml() if author else "", proposed=detected.settings,
+                      found=detected.found)
     print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
+    for line in detected.found:
+        print(f"found: {line}", file=out)
     if author is not None:
         print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
     return 0
+
+
+def _detected(repo: Repository | None) -> Detected:
+    """What the repository's tracked notes suggest (nothing outside a repository)."""
+    from kbcheck.git import ls_index
+    from kbcheck.layout_detect import Detected, detect
+
+    return detect(repo.root, sorted(ls_index(repo))) if repo is not None else Detected()
 
 
 __all__ = ["run_init"]
