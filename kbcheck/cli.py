@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--manifest", metavar="FILE", help="take the items from a manifest instead of the diff")
     digest.add_argument("--format", choices=("markdown", "json"), default="markdown")
     digest.add_argument("--lang", metavar="zh|en", help="language of the markdown (default: config lang)")
-    digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    digest.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.set_defaults(handler=cmd_digest)
 

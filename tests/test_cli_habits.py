@@ -225,3 +225,9 @@ def test_from_outside_the_repository_a_path_finds_its_repository(kb: GitRepo, tm
     assert out.startswith("../kb/inbox/tom/2026-11-02-brief.md:5:")
     code, out, err = run("check", "--all")  # no path: the current folder decides, and it is no repository
     assert code == 2 and "not a git repository" in err
+
+
+def test_digest_takes_o_for_its_output_too(kb: GitRepo) -> None:
+    code, out, err = run("digest", "--since", "HEAD", "-o", "brief.md")
+    assert (code, out) == (0, ""), err
+    assert (kb.path / "brief.md").read_text(encoding="utf-8").startswith("#")

@@ -67,6 +67,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     from kbcheck.sources import select
 
     message_lang(options.lang, None)  # an error from here on is said in `--lang`
+    options = _fix_diff_path(options)
     if options.rev == "" and not options.fix:
         raise UsageError(_("--diff needs REV (only --fix --diff takes none)"))
     if options.rev and options.mode:
@@ -130,6 +131,24 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     except BrokenPipeError:
         discard_output(out)
     return status
+
+
+def _fix_diff_path(options: CheckOptions) -> CheckOptions:
+    """`--fix --diff PATH` shows the fixes of PATH: `--diff`'s optional REV took the path.
+    A name that is both a path and a revision is refused, as git refuses it without `--`."""
+    if not options.fix or not options.rev or not Path(options.rev).exists():
+        return options
+    from dataclasses import replace
+
+    from kbcheck import git
+    from kbcheck.errors import GitError
+
+    try:
+        git.resolve(repository([options.rev]), options.rev)
+    except GitError:  # not a revision: the path it looks like
+        return replace(options, paths=(*options.paths, options.rev), rev="")
+    raise UsageError(_("--fix --diff {name}: both a path and a revision; write --fix --diff -- {name} for the path "
+                       "or --fix --diff {name}^{{commit}} for the revision", name=options.rev))
 
 
 def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str]) -> list[str]:
