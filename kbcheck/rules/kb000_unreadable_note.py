@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Problem, printable_path
 from kbcheck.i18n import _
 from kbcheck.store import REFS
 
@@ -67,6 +67,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     reason = kb.why_unread(file.path) or _("its bytes are not text kbcheck reads")
     yield Problem(
         path=file.path, line=1, column=1,
-        message=_("{path} could not be read, so nothing in it was checked ({reason})", path=file.path, reason=reason),
+        message=_("{path} could not be read, so nothing in it was checked ({reason})", path=printable_path(file.path),
+                  reason=reason),
         subject=file.path, file_level=True,
     )
