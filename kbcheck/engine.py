@@ -28,6 +28,7 @@ from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
+from kbcheck.store import REFS
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -157,14 +158,23 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     return stamped
 
 
+#: the cache key of a file's line digests (`_line_contexts`)
+LINE_CONTEXTS_KEY = "line-contexts-1"
+
+
+def _line_contexts(text: str) -> list[str]:
+    return [line_context(line) for line in text.split("\n")]
+
+
 def _context(kb: KnowledgeBase, lines: dict[str, list[str]], problem: Problem) -> str:
-    """The digest of the problem's line text (none for a file-level problem)."""
+    """The digest of the problem's line text (none for a file-level problem); kept per blob,
+    so a warm run reads no file for it."""
     if problem.file_level or problem.line < 1:
         return ""
     if problem.path not in lines:
-        lines[problem.path] = (kb.text(problem.path) or "").split("\n")
-    text = lines[problem.path]
-    return line_context(text[problem.line - 1]) if problem.line <= len(text) else ""
+        lines[problem.path] = kb.facts.fact(REFS, problem.path, LINE_CONTEXTS_KEY, _line_contexts) or []
+    digests = lines[problem.path]
+    return digests[problem.line - 1] if problem.line <= len(digests) else ""
 
 
 def _decode_checked(value: object) -> tuple[list[Stamped], list[str]] | None:
