@@ -2,7 +2,7 @@
 
 The habits of linters people already use: `--output FILE` (written
 atomically, so a CI artifact is never half a report), `--statistics` (a count
-per rule after the findings, as flake8 prints it), `-q` (findings only: no
+per rule instead of the findings, as ruff prints it; also as JSON), `-q` (findings only: no
 summary line and no notices), `--color`, paths from where you stand in the
 text format, and `--exit-zero`.
 """
@@ -34,6 +34,19 @@ def statistics_lines(report: Report) -> list[str]:
     width = len(str(max(counts.values())))
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     return [f"{count:>{width}}  {rule}  {name}" for (rule, name), count in ordered]
+
+
+def _render_statistics_json(report: Report, out: TextIO) -> None:
+    """`--statistics --format json`: the count per rule and the summary, no findings."""
+    import json
+
+    counts = Counter((f.rule, f.name) for f in report.findings)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    document = {"version": 1,
+                "statistics": [{"rule": rule, "name": name, "count": count} for (rule, name), count in ordered],
+                "summary": {"files": report.files, "errors": report.errors, "warnings": report.warnings,
+                            "suppressed": report.suppressed}}
+    out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 
 
 #: formats a person reads: they follow the run's language; the others are read by programs and
@@ -69,8 +82,8 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
     its messages in `lang` where the format follows it."""
     from kbcheck.reporters import render
 
-    if options.statistics and options.format != "text":
-        raise UsageError(_("--statistics counts findings in the text format; the other formats carry every finding"))
+    if options.statistics and options.format not in ("text", "json"):
+        raise UsageError(_("--statistics counts findings in the text and json formats; the others carry every finding"))
     lang = output_lang(options, lang)
     report = localized(report, lang)
     target: TextIO = io.StringIO() if options.output else out
@@ -82,6 +95,8 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
         here = report_from_here(report, root, cwd)
         render_text(here, rules, target, color=color, lang=lang, quiet=options.quiet,
                     statistics=statistics_lines(here) if options.statistics else ())
+    elif options.statistics:
+        _render_statistics_json(report, target)
     else:
         render(options.format, report, rules, target, color=color, lang=lang)
     if options.output:

@@ -68,8 +68,13 @@ def _parser() -> argparse.ArgumentParser:
     base.add_argument("--baseline", action="store_true", default=None, dest="baseline",
                       help="report only findings not accepted in the baseline (default when it exists)")
     base.add_argument("--no-baseline", action="store_false", dest="baseline", help="ignore the baseline")
-    check.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    check.add_argument("--select", metavar="RULES", help="run only these rules, comma-separated (e.g. KB007)")
+    check.add_argument("--strict", action=argparse.BooleanOptionalAction, default=False,
+                       help="exit 1 on warnings too (--no-strict: on errors only, undoing an earlier --strict)")
+    check.add_argument("--select", metavar="RULES",
+                       help="run only these rules, comma-separated ids or names (e.g. KB007,unverified-number)")
+    check.add_argument("--extend-select", metavar="RULES",
+                       help="run these rules as well, even when the configuration ignores them")
+    check.add_argument("--ignore", metavar="RULES", help="do not run these rules (after --select)")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
     check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
     check.add_argument("--actor", metavar="LOGIN",
@@ -80,9 +85,14 @@ def _parser() -> argparse.ArgumentParser:
                        help="apply the provably safe fixes to the working tree (never the index)")
     check.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--statistics", action="store_true", help="after the findings, count them per rule")
+    check.add_argument("--statistics", action="store_true",
+                       help="print a count per rule instead of the findings (text or json)")
     check.add_argument("--report-unused-disables", action="store_true",
                        help="report disable comments that suppress nothing (and exit 1 for them)")
+    check.add_argument("--show-files", action="store_true",
+                       help="list the selected files with their kind and why, and check nothing")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the merged configuration, and check nothing")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
@@ -97,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--manifest", metavar="FILE", help="take the items from a manifest instead of the diff")
     digest.add_argument("--format", choices=("markdown", "json"), default="markdown")
     digest.add_argument("--lang", metavar="zh|en", help="language of the markdown (default: config lang)")
-    digest.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    digest.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     digest.add_argument("--config", metavar="FILE", help="configuration file")
     digest.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     digest.set_defaults(handler=cmd_digest)

@@ -14,7 +14,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -134,6 +134,9 @@ class Config:
     rules: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     #: where the configuration came from (for messages), None for defaults
     source: str | None = None
+    #: KB007's policy only: the trusted revision that has no configuration file, while the
+    #: run has one (the change adopting kbcheck); KB007 then says so (docs/adopting.md)
+    unconfigured_base: str | None = None
     #: the language of kbcheck's messages: `lang` when the file sets it, else English (the digest
     #: alone follows `lang`'s default; see docs/configuration.md). How findings are said, not which
     #: there are: two configurations that check alike are equal
@@ -702,7 +705,7 @@ _COMMENTS = {
     "per-file-ignores": "glob -> rule ids not reported there, e.g. {\"inbox/**\" = [\"KB003\"]}",
     "allow-unknown-authors": "true: commits by an author missing from [authors] are not KB007 errors",
     "reference-kinds": "id kinds KB002/KB003 compare: \"arxiv\", \"doi\", \"repo\"",
-    "max-file-size": "bytes (default 4 MiB); larger files are skipped with a notice",
+    "max-file-size": "bytes (default 4 MiB); a larger note is not read, and is a KB000 finding",
 }
 
 _HEADER = """\
@@ -742,19 +745,20 @@ def _toml(value: Any) -> str:
     raise TypeError(f"no TOML form for {value!r}")
 
 
-def init_text(found: Mapping[str, tuple[Any, str]] | None = None) -> str:
-    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default, or at the
-    value `found` gives it (key -> (value, why)), with why as a comment."""
-    found = found or {}
-    lines = [_HEADER]
+def init_text(proposed: Mapping[str, Any] | None = None, found: Sequence[str] = (),
+              reasons: Mapping[str, str] | None = None) -> str:
+    """The commented `.kbcheck.toml` that `kbcheck init` writes: every key at its default, or at
+    what was `proposed` for this repository, with what was `found` said at the top and the
+    `reasons` for a key (key -> why) as a comment above it."""
+    proposed, reasons = proposed or {}, reasons or {}
+    lines = [_HEADER + "".join(f"# found: {line}\n" for line in found)]
     for key, value in DEFAULTS.items():
         if key in TABLES:
             continue  # tables, written last so that the top-level keys stay top-level
-        if key in found:
-            detected, why = found[key]
-            lines.append(f"# {_COMMENTS[key]}\n# found: {why}\n{key} = {_toml(detected)}\n")
-            continue
-        lines.append(f"# {_COMMENTS[key]}\n{key} = {_toml(value)}\n")
+        shown = _toml(value)
+        default = f" (default {shown})" if key in proposed and proposed[key] != value and "\n" not in shown else ""
+        why = f"# found: {reasons[key]}\n" if key in reasons else ""
+        lines.append(f"# {_COMMENTS[key]}{default}\n{why}{key} = {_toml(proposed.get(key, value))}\n")
     roles = "".join(f"{role} = {_toml(globs)}\n" for role, globs in DEFAULTS["roles"].items())
     lines.append("# who may write where (KB007): role -> globs; {author} stands for the author's slug\n"
                  f"[roles]\n{roles}")
@@ -775,8 +779,8 @@ def _rule_options_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_init(root: Path, force: bool = False, author: str = "",
-               found: Mapping[str, tuple[Any, str]] | None = None) -> Path:
+def write_init(root: Path, force: bool = False, author: str = "", proposed: Mapping[str, Any] | None = None,
+               found: Sequence[str] = (), reasons: Mapping[str, str] | None = None) -> Path:
     """Write `.kbcheck.toml` at `root` atomically; an existing one is kept unless `force`.
 
     `author` is an `[authors.…]` table appended after the defaults (the first author)."""
@@ -788,7 +792,7 @@ def write_init(root: Path, force: bool = False, author: str = "",
     from kbcheck.files import write_replacing
 
     try:
-        write_replacing(target, (init_text(found) + author).encode("utf-8"))
+        write_replacing(target, (init_text(proposed, found, reasons) + author).encode("utf-8"))
     except OSError as exc:
         raise ConfigError(_("cannot write {name}: {reason}", name=CONFIG_FILE, reason=exc.strerror or str(exc))) from None
     return target

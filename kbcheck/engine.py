@@ -15,15 +15,17 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from kbcheck.accepted import Accepted, as_accepted
 from kbcheck.cache import shard_of
 from kbcheck.checked import AtCommit, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
-from kbcheck.findings import Finding, Problem, Report, fingerprint, printable_path, sort_key
+from kbcheck.findings import Finding, Problem, Report, fingerprint, line_context, printable_path, sort_key
 from kbcheck.i18n import _
 from kbcheck.model.document import MARKDOWN_SUFFIXES, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.model.plain import from_plain, to_plain
+from kbcheck.model.store import REFS
 from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.printable import printable_message, undecodable_as_octal
 from kbcheck.rules import all_rules
@@ -55,7 +57,7 @@ class RunOptions:
     #: rule ids to run (None: every enabled rule)
     select: frozenset[str] | None = None
     #: fingerprints accepted by the baseline (never a change rule's: a baseline cannot forgive KB007)
-    accepted: frozenset[str] = frozenset()
+    accepted: Accepted | frozenset[str] = frozenset()
     #: the configuration rules that judge changes (KB007) obey: the trusted side's
     #: (docs/trust-model.md); None: the run's own
     policy: Config | None = None
@@ -102,6 +104,8 @@ class Stamped:
     problem: Problem
     fingerprint: str
     disabled: bool = False
+    #: the digest of the problem's line text that its fingerprint holds (`line_context`)
+    context: str = ""
 
 
 class _Directives:
@@ -140,18 +144,39 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
     can be stamped apart from every other file's.
     """
     found = sorted(found, key=lambda item: (item[2].path, item[2].line, item[2].column, item[0].id))
-    occurrences: dict[tuple[str, str, str], int] = {}
+    occurrences: dict[tuple[str, str, str, str], int] = {}
     directives = _Directives(kb)
+    lines: dict[str, list[str]] = {}
     stamped: list[Stamped] = []
     for rule, kind, problem in found:
-        key = (rule.id, problem.path, problem.subject)
+        context = _context(kb, lines, problem) if comments else ""
+        key = (rule.id, problem.path, problem.subject, context)
         occurrence = occurrences.get(key, 0)
         occurrences[key] = occurrence + 1
         stamped.append(Stamped(
-            rule.id, kind, problem, fingerprint(rule.id, problem.path, problem.subject, occurrence),
-            comments and directives.disable(rule.id, problem),
+            rule.id, kind, problem, fingerprint(rule.id, problem.path, problem.subject, occurrence, context),
+            comments and directives.disable(rule.id, problem), context,
         ))
     return stamped
+
+
+#: the cache key of a file's line digests (`_line_contexts`)
+LINE_CONTEXTS_KEY = "line-contexts-1"
+
+
+def _line_contexts(text: str) -> list[str]:
+    return [line_context(line) for line in text.split("\n")]
+
+
+def _context(kb: KnowledgeBase, lines: dict[str, list[str]], problem: Problem) -> str:
+    """The digest of the problem's line text (none for a file-level problem); kept per blob,
+    so a warm run reads no file for it."""
+    if problem.file_level or problem.line < 1:
+        return ""
+    if problem.path not in lines:
+        lines[problem.path] = kb.facts.fact(REFS, problem.path, LINE_CONTEXTS_KEY, _line_contexts) or []
+    digests = lines[problem.path]
+    return digests[problem.line - 1] if problem.line <= len(digests) else ""
 
 
 def _decode_checked(value: object) -> tuple[list[Stamped], list[str]] | None:
@@ -317,7 +342,8 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
     suppressed = 0
     added = selection.added_lines if options.filter == "added" else None
     by_id = all_rules()
-    for item in stamped:
+    accepted_items = as_accepted(options.accepted).matched(stamped, selection.added_lines)
+    for index, item in enumerate(stamped):
         rule, problem = by_id[item.rule], item.problem
         if added is not None and rule.check_changes is None and not problem.file_level:
             # a problem over several lines (a trend section's) is the change's when any of them is
@@ -334,7 +360,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
             subject=undecodable_as_octal(problem.subject),
             fingerprint=item.fingerprint, file_level=problem.file_level, fix=problem.fix, facts=problem.facts,
         )
-        accepted = not judges_changes and item.fingerprint in options.accepted
+        accepted = not judges_changes and index in accepted_items
         if item.disabled or is_rule_ignored_for(rule_config, rule.id, problem.path) or accepted:
             suppressed += 1
             continue

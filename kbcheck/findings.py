@@ -133,16 +133,26 @@ class Finding:
         return shape
 
 
-def fingerprint(rule: str, path: str, subject: str, occurrence: int) -> str:
+def fingerprint(rule: str, path: str, subject: str, occurrence: int, context: str = "") -> str:
     """A finding's identity without its line number (as detect-secrets does).
 
-    `occurrence` counts earlier findings with the same rule, path and subject
-    in the same file, so two identical claims stay distinct while unrelated
-    lines moving around changes nothing.
+    `context` is a digest of the finding's line text (`line_context`), so a
+    new line repeating an old finding's subject is another finding;
+    `occurrence` counts earlier findings with the same rule, path, subject
+    and context in the same file, so two identical lines stay distinct while
+    unrelated lines moving around changes nothing. Without a context it is
+    the identity baselines were written with before (`kbcheck.accepted`).
     """
-    key = "\0".join((rule, path, subject, str(occurrence)))
+    parts = (rule, path, subject, str(occurrence)) + ((context,) if context else ())
+    key = "\0".join(parts)
     # a file name that is not UTF-8 holds its bytes as surrogates: they are hashed as those bytes
     return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def line_context(text: str) -> str:
+    """A short digest of a line's text, blanks collapsed: the context of a finding's fingerprint."""
+    collapsed = " ".join(text.split())
+    return hashlib.sha256(collapsed.encode("utf-8", "surrogateescape")).hexdigest()[:16] if collapsed else ""
 
 
 _GIT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",

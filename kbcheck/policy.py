@@ -7,10 +7,13 @@ maintainer role in the same pull request. They are read from the base
 revision instead (HEAD for a staged change, the base of `--diff`), from the
 same file the run's configuration comes from. Before the first commit there
 is no trusted side; the configuration being committed then sets the policy.
+A base without any configuration, under a run that has one, is the change
+adopting kbcheck: its policy names no author, and KB007 says why.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kbcheck import git
@@ -87,4 +90,7 @@ def trusted_config(repo: git.Repository, current: Config, base: str | None, conf
     or the first commit)."""
     if base is None:
         return current
-    return config_at(repo, base, config_file)
+    policy = config_at(repo, base, config_file)
+    if policy.source is None and current.source is not None:
+        return replace(policy, unconfigured_base=base)
+    return policy

@@ -71,9 +71,13 @@ def test_update_records_head_and_its_findings(kb: GitRepo) -> None:
     head = kb.head()
     assert out == f"baseline: {head[:7]} with 2 accepted findings -> {BASELINE}\n"
     raw = (kb.path / BASELINE).read_text(encoding="utf-8")
-    assert raw.endswith("}\n") and raw.startswith('{\n  "commit": ')
+    assert raw.endswith("}\n") and raw.startswith('{\n  "version": 2,\n  "commit": ')
     data = read_baseline(kb)
-    assert list(data) == ["commit", "date", "fingerprints"]
+    assert list(data) == ["version", "commit", "date", "fingerprints", "findings"]
+    # a reviewer reads what is accepted: rule, path, subject
+    assert [(f["rule"], f["path"], f["subject"]) for f in data["findings"]] == [
+        ("KB001", LIVING, "二次检索是否触发变成按收益付费的决策问题。"), ("KB002", LIVING, "2610.02076")]
+    assert sorted(f["fingerprint"] for f in data["findings"]) == data["fingerprints"]
     assert data["commit"] == head
     assert data["date"] == "2026-10-29T12:00:00+00:00"
     assert data["fingerprints"] == sorted(f["fingerprint"] for f in before["findings"])
@@ -176,7 +180,10 @@ def test_show(kb: GitRepo) -> None:
     head = kb.head()
     assert code == 0
     assert out == (f"baseline: {BASELINE}\ncommit: {head} (in local history)\n"
-                   "date: 2026-10-29T12:00:00+00:00\naccepted findings: 2\n")
+                   "date: 2026-10-29T12:00:00+00:00\naccepted findings: 2\n\n"
+                   "file                              rule   count  subject\n"
+                   f"{LIVING}  KB001  1      二次检索是否触发变成按收益付费的决策问题。\n"
+                   f"{LIVING}  KB002  1      2610.02076\n")
     data = read_baseline(kb)
     data["commit"] = "0" * 40
     kb.write(BASELINE, json.dumps(data))

@@ -96,14 +96,15 @@ def test_lowering_max_file_size_on_a_warm_cache_skips_the_file_and_its_findings(
     git_repo.commit_files({".kbcheck.toml": "max-file-size = 150\n"}, "a small size limit")
     status, report, err = _run()
     assert (status, report, err) == _run("--no-cache")
-    assert [k for k in _keys(report) if k[1] == BRIEF] == []
+    # what was in it is not checked: the one finding is that it was not read (KB000)
+    assert [k for k in _keys(report) if k[1] == BRIEF] == [("KB000", BRIEF, 1, BRIEF)]
     size = len((git_repo.path / BRIEF).read_bytes())
     assert f"{BRIEF}: skipped: {size} bytes is over max-file-size (150)" in err
 
 
 def test_raising_max_file_size_back_reports_the_findings_again(git_repo: GitRepo) -> None:
     _knowledge_base(git_repo, "max-file-size = 150\n")
-    assert [k for k in _keys(_run()[1]) if k[1] == BRIEF] == []
+    assert [k for k in _keys(_run()[1]) if k[1] == BRIEF] == [("KB000", BRIEF, 1, BRIEF)]
     git_repo.commit_files({".kbcheck.toml": ""}, "default size limit")
     assert ("KB004", BRIEF, 3, "2610.99999") in _same_as_without_cache()
 

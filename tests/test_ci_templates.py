@@ -82,7 +82,8 @@ def test_hook_manifest_is_valid_for_pre_commit() -> None:
     hooks = {hook["id"]: hook for hook in load_manifest(str(HOOKS_MANIFEST))}
     assert set(hooks) == {"kbcheck", "kbcheck-write-scope"}
     # no mode: kbcheck takes it from pre-commit's environment (a commit, --all-files, a range)
-    assert hooks["kbcheck"]["entry"] == "kbcheck check"
+    # --strict: pre-commit hides a passing hook's output, so a warning must fail to be seen
+    assert hooks["kbcheck"]["entry"] == "kbcheck check --strict"
     assert hooks["kbcheck"]["pass_filenames"] is True
     assert hooks["kbcheck-write-scope"]["entry"] == "kbcheck check --select KB007"
     assert hooks["kbcheck-write-scope"]["pass_filenames"] is False
@@ -298,3 +299,24 @@ def test_ci_run_fails_when_pytest_fails_or_collects_nothing(tmp_path: Path, pyte
 def test_ci_run_and_the_plain_hook_are_valid_shell() -> None:
     assert subprocess.run(["bash", "-n", str(CI_RUN)], check=False).returncode == 0
     assert subprocess.run(["sh", "-n", str(ROOT / "hooks" / "pre-commit")], check=False).returncode == 0
+
+
+@pytest.mark.parametrize(("status", "kept"), [(0, True), (1, True), (2, False)])
+def test_gitlab_job_leaves_no_empty_report_when_kbcheck_cannot_run(tmp_path: Path, status: int, kept: bool) -> None:
+    """The job's own script, run by sh with a stand-in `kbcheck` that exits with `status`."""
+    job = load(GITLAB)["kbcheck"]
+    assert isinstance(job, dict)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in = bin_dir / "kbcheck"
+    output = "" if status == 2 else "[]"
+    stand_in.write_text(f"#!/bin/sh\nprintf '{output}'\nexit {status}\n", encoding="utf-8")
+    stand_in.chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CI_COMMIT_BRANCH": "main"}
+    result = subprocess.run(["sh", "-c", "\n".join(job["script"])], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == status, result.stderr
+    report = tmp_path / job["artifacts"]["reports"]["codequality"]
+    assert report.exists() is kept
+    if kept:
+        assert report.read_text(encoding="utf-8") == "[]"

@@ -65,13 +65,33 @@ def test_exit_zero_keeps_errors_from_failing_the_run(kb: GitRepo) -> None:
     assert run("check", "--all", "--exit-zero", "--config", "missing.toml")[0] == 2  # usage errors still fail
 
 
-def test_statistics_count_findings_per_rule_after_the_findings(kb: GitRepo) -> None:
+def test_statistics_print_only_the_count_per_rule(kb: GitRepo) -> None:
     _code, out, _ = run("check", "--all", "--statistics")
-    lines = out.splitlines()
-    assert lines[-3:] == ["3  KB005  unverified-number", "1  KB001  uncited-trend-line",
-                          "1 error, 3 warnings in 2 files"]
-    assert len(lines) == 7
-    assert run("check", "--all", "--statistics", "--format", "json")[0] == 2
+    assert out.splitlines() == ["3  KB005  unverified-number", "1  KB001  uncited-trend-line",
+                                "1 error, 3 warnings in 2 files"]
+    code, out, _ = run("check", "--all", "--statistics", "--format", "json")
+    assert code == 1
+    assert json.loads(out) == {"version": 1, "statistics": [
+        {"rule": "KB005", "name": "unverified-number", "count": 3},
+        {"rule": "KB001", "name": "uncited-trend-line", "count": 1}],
+        "summary": {"files": 2, "errors": 1, "warnings": 3, "suppressed": 0}}
+    assert run("check", "--all", "--statistics", "--format", "sarif")[0] == 2
+
+
+def test_rules_by_name_extend_select_and_ignore(kb: GitRepo) -> None:
+    def rules(*argv: str) -> list[str]:
+        code, out, err = run("check", "--all", "--format", "json", *argv)
+        assert code in (0, 1), err
+        return sorted({f["rule"] for f in json.loads(out)["findings"]})
+
+    assert rules("--select", "unverified-number") == ["KB005"]
+    assert rules("--select", "uncited-trend-line,KB005") == ["KB001", "KB005"]
+    assert rules("--ignore", "KB005") == ["KB001"]
+    assert rules("--select", "KB001,KB005", "--ignore", "unverified-number") == ["KB001"]
+    kb.commit_files({".kbcheck.toml": 'ignore = ["KB005"]\n'}, "ignore KB005")
+    assert rules() == ["KB001"]
+    assert rules("--extend-select", "KB005") == ["KB001", "KB005"]
+    assert run("check", "--all", "--ignore", "no-such-rule")[0] == 2
 
 
 def test_statistics_of_a_clean_run_add_nothing() -> None:
@@ -83,13 +103,15 @@ def test_quiet_prints_findings_only(kb: GitRepo) -> None:
     code, out, err = run("check", "--all", "-q")
     assert out.splitlines() == [
         f"{NOTE}:5:22: KB005 3x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
+        "organized/knowledge/blob.md:1:1: KB000 organized/knowledge/blob.md could not be read, so nothing in it "
+        "was checked (skipped: not UTF-8 (byte 0xff at offset 0))",
         f"{DOC}:5:10: KB005 2.7x has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
         f"{DOC}:6:8: KB005 45% has no source in its block, its sections or the file's own sources; cite the paper, repo or card it comes from",
         f'{DOC}:10:1: KB001 trend line cites no source: "无源趋势在变强"; add the arXiv id, DOI, repo or card it rests on',
     ]
     assert (code, err) == (1, "")
     code, out, err = run("check", "--all")
-    assert out.splitlines()[-1] == "1 error, 3 warnings in 3 files"
+    assert out.splitlines()[-1] == "1 error, 4 warnings in 3 files"
     assert "organized/knowledge/blob.md" in err
 
 
@@ -203,3 +225,9 @@ def test_from_outside_the_repository_a_path_finds_its_repository(kb: GitRepo, tm
     assert out.startswith("../kb/inbox/tom/2026-11-02-brief.md:5:")
     code, out, err = run("check", "--all")  # no path: the current folder decides, and it is no repository
     assert code == 2 and "not a git repository" in err
+
+
+def test_digest_takes_o_for_its_output_too(kb: GitRepo) -> None:
+    code, out, err = run("digest", "--since", "HEAD", "-o", "brief.md")
+    assert (code, out) == (0, ""), err
+    assert (kb.path / "brief.md").read_text(encoding="utf-8").startswith("#")

@@ -262,6 +262,20 @@ def test_fix_diff_prints_a_unified_diff_and_writes_nothing(git_repo: GitRepo) ->
     git_repo.run("apply", "--check", input=out.encode("utf-8"))
 
 
+def test_fix_diff_takes_a_path_as_the_file_to_show(git_repo: GitRepo) -> None:
+    """`--fix --diff PATH`: the optional REV of --diff took the path; it is the path."""
+    text = "## §1.6\n\n- recursive-oss/rec：本轮复采 243⭐\n"
+    kb(git_repo, text)
+    status, out, err = cli("--fix", "--diff", DOC, "--select", "KB006")
+    assert read(git_repo) == text
+    assert status == 1 and out.startswith(f"--- a/{DOC}\n") and "+- recursive-oss/rec：本轮复采 245⭐" in out
+    assert err == f"kbcheck: would fix {DOC}: 1 problem (KB006 ×1)\n"
+    git_repo.git("branch", "organized")  # a name that is a folder and a branch
+    status, out, err = cli("--fix", "--diff", "organized")
+    assert (status, out) == (2, "")
+    assert err.startswith("kbcheck: error: --fix --diff organized: both a path and a revision")
+
+
 def test_fix_diff_with_nothing_to_fix_is_silent(git_repo: GitRepo) -> None:
     kb(git_repo, "## §1.6\n\n- recursive-oss/rec：本轮复采 245⭐\n")
     assert cli("--all", "--fix", "--diff") == (0, "", "")

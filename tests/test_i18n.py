@@ -148,6 +148,7 @@ def test_fix_reports_what_it_changed_in_chinese(git_repo: GitRepo) -> None:
 EVERY_RULE = {
     CARD: FILES[CARD],
     "organized/paper_cards/0001-2610-00001.md": '---\narxiv: "2610.00001"\n---\n正文\n',
+    "organized/guides/gbk.md": "# 指南\n".encode("gbk"),
     "organized/repo_cards/4572-recursive-oss-rec.md": '---\nrepo: recursive-oss/rec\nstars: 245\n---\n正文\n',
     "organized/knowledge/全部.md": """# 全部
 

@@ -213,9 +213,9 @@ def test_a_rule_crashing_in_a_worker_process_is_said_in_chinese(git_repo: GitRep
 # -- the command line: `--lang zh` decides ------------------------------------------------------
 @pytest.mark.parametrize(("argv", "zh", "en"), [
     (["check", "--diff", "HEAD", "--all"], "--diff REV 不能与 --all 同时使用", "--diff REV is not allowed with --all"),
-    (["check", "--statistics", "--format", "json", "--all"],
-     "--statistics 只在 text 格式下统计问题；其他格式会给出每一条问题",
-     "--statistics counts findings in the text format; the other formats carry every finding"),
+    (["check", "--statistics", "--format", "sarif", "--all"],
+     "--statistics 只在 text 和 json 格式下统计问题；其他格式会给出每一条问题",
+     "--statistics counts findings in the text and json formats; the others carry every finding"),
     (["check", "--diff", "HEAD", "--actor", " "], "--actor 为空：请给出拉取请求作者的登录名",
      "--actor is empty: give the login of the pull request's author"),
 ])
@@ -239,10 +239,10 @@ def test_baseline_update_and_show_speak_the_configured_lang(kb: GitRepo) -> None
 
 def test_rules_table_speaks_the_configured_lang_and_keeps_its_columns(kb: GitRepo) -> None:
     zh, en = _zh_and_en(kb, "rules")
-    assert zh[1].splitlines()[:1] + zh[1].splitlines()[4:5] == [
+    assert zh[1].splitlines()[:1] + zh[1].splitlines()[5:6] == [
         "编号   名称                 级别                         启用  说明",
         "KB004  unknown-paper        warning（brief 中为 error）  是    引用了一个在知识库中没有论文卡片的 arXiv 号。"]
-    assert en[1].splitlines()[:1] + en[1].splitlines()[4:5] == [
+    assert en[1].splitlines()[:1] + en[1].splitlines()[5:6] == [
         "id     name                 severity                   enabled  summary",
         "KB004  unknown-paper        warning (error in briefs)  yes      An arXiv id is cited that has no paper card in the "
         "knowledge base."]

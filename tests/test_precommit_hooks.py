@@ -126,9 +126,11 @@ class KnowledgeBase:
         return run([sys.executable, "-m", "pre_commit", *args], self.repo.path, self.env)
 
 
-def make_knowledge_base(tmp_path: Path, source: HookSource, home: Path, hook_ids: tuple[str, ...]) -> KnowledgeBase:
+def make_knowledge_base(tmp_path: Path, source: HookSource, home: Path, hook_ids: tuple[str, ...],
+                        args: tuple[str, ...] = ()) -> KnowledgeBase:
     repo = GitRepo.create(tmp_path / "kb", name="lead", email="lead@example.org", home=tmp_path / "home")
-    hooks = "".join(f"      - id: {hook_id}\n" for hook_id in hook_ids)
+    with_args = f"        args: [{', '.join(args)}]\n" if args else ""
+    hooks = "".join(f"      - id: {hook_id}\n{with_args}" for hook_id in hook_ids)
     repo.write_many({
         ".kbcheck.toml": KB_CONFIG,
         ".pre-commit-config.yaml": f"repos:\n  - repo: {source.path}\n    rev: {source.sha}\n    hooks:\n{hooks}",
@@ -194,6 +196,35 @@ def test_deleting_another_writers_file_is_blocked(knowledge_base: KnowledgeBase,
     assert result.returncode != 0, output
     assert "KB007" in output and "deletes inbox/jay/x.md" in output
     assert repo.head() == before
+
+
+#: a brief whose numbers cite nothing: two KB005 warnings, no error
+UNSOURCED_BRIEF = "# tom\n\n- The new kernel is 3.5x faster and reaches 92% accuracy.\n"
+
+
+def test_a_new_warning_fails_the_commit_and_its_writer_sees_it(knowledge_base: KnowledgeBase,
+                                                                hook_environment: Path) -> None:
+    """pre-commit hides a passing hook's output: a warning that passed would be seen by nobody."""
+    repo = knowledge_base.repo
+    before = repo.head()
+    repo.write("inbox/tom/x.md", UNSOURCED_BRIEF)
+    repo.stage("inbox/tom/x.md")
+    result = knowledge_base.commit_as("tom")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert output.count("KB005") == 2 and "3.5x" in output and "92%" in output
+    assert repo.head() == before
+
+
+@pytest.mark.parametrize("args", [("--exit-zero",), ("--no-strict",)])
+def test_a_writer_can_let_warnings_pass(tmp_path: Path, hook_source: HookSource, pre_commit_home: Path,
+                                         hook_environment: Path, args: tuple[str, ...]) -> None:
+    kb = make_knowledge_base(tmp_path, hook_source, pre_commit_home, ("kbcheck",), args)
+    kb.repo.write("inbox/tom/x.md", UNSOURCED_BRIEF)
+    kb.repo.stage("inbox/tom/x.md")
+    result = kb.commit_as("tom", "tom: brief")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert kb.repo.git("log", "-1", "--format=%s") == "tom: brief"
 
 
 def test_the_write_scope_hook_runs_only_kb007(knowledge_base: KnowledgeBase, hook_environment: Path) -> None:

@@ -77,7 +77,7 @@ def throwaway_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 def test_the_package_holds_the_nine_rules_in_id_order() -> None:
-    assert rule_ids() == ("KB001", "KB002", "KB003", "KB004", "KB005", "KB006", "KB007", "KB008", "KB009")
+    assert rule_ids() == ("KB000", "KB001", "KB002", "KB003", "KB004", "KB005", "KB006", "KB007", "KB008", "KB009")
     assert list(all_rules()) == list(rule_ids())
 
 

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from kbcheck.cache import BlobCache
+    from kbcheck.config import Config
     from kbcheck.git import Repository
+    from kbcheck.model.knowledge_base import KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class CheckOptions:
     baseline: bool | None = None
     strict: bool = False
     select: str | None = None
+    extend_select: str | None = None
+    ignore: str | None = None
     config: str | None = None
     author: str | None = None
     actor: str | None = None
@@ -43,6 +47,8 @@ class CheckOptions:
     statistics: bool = False
     report_unused_disables: bool = False
     quiet: bool = False
+    show_files: bool = False
+    show_settings: bool = False
     color: str = "auto"
     #: `--lang`: the language of messages; None: the configuration's (`docs/configuration.md`)
     lang: str | None = None
@@ -61,6 +67,7 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     from kbcheck.sources import select
 
     message_lang(options.lang, None)  # an error from here on is said in `--lang`
+    options = _fix_diff_path(options)
     if options.rev == "" and not options.fix:
         raise UsageError(_("--diff needs REV (only --fix --diff takes none)"))
     if options.rev and options.mode:
@@ -71,21 +78,35 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
     config = configuration(repo, options.config)
+    select_rules, config = _extended(select_rules, config, _selected_rules(options.extend_select),
+                                     _selected_rules(options.ignore))
     lang = message_lang(options.lang, config)
+    if options.show_settings:
+        from kbcheck.layout import settings_text
+
+        out.write(settings_text(config))
+        return 0
     selection = select(repo, config, mode=mode, paths=list(options.paths), rev=options.rev,
                        net=options.actor is not None)
     policy = trusted_config(repo, config, selection.base, options.config)
     selection = judged_as(repo, policy, selection, cli_author=options.author, actor=options.actor)
     filter_mode = options.filter or ("added" if selection.mode == "diff" else "file")
-    accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode)
+    accepted = accepted_fingerprints(repo, config, options.baseline, selection.mode, selection.changes,
+                                     selection.notices)
     kb = KnowledgeBase(selection.snapshot, config, None if options.no_cache else _cache_factory(repo))
+    if options.show_files:
+        from kbcheck.layout import show_files
+
+        shown = kb.snapshot.paths() if selection.mode == "all" else selection.paths
+        out.writelines(line + "\n" for line in show_files(kb, shown))
+        return 0
     run = RunOptions(filter=filter_mode, select=select_rules, accepted=accepted, policy=policy,
                      progress=progress_for(err, "checking", quiet=options.quiet),
                      report_unused_disables=options.report_unused_disables)
     report = check(kb, config, selection, run)
     kb.facts.flush()
     if not options.quiet:
-        notify([*getattr(selection, "notices", ()), *report.notices], err, lang)
+        notify([*getattr(selection, "notices", ()), *_layout_notices(kb, config, report.notices)], err, lang)
     fixes = None
     if options.fix:
         from kbcheck.fix.offered import without_fixes
@@ -112,13 +133,59 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def _fix_diff_path(options: CheckOptions) -> CheckOptions:
+    """`--fix --diff PATH` shows the fixes of PATH: `--diff`'s optional REV took the path.
+    A name that is both a path and a revision is refused, as git refuses it without `--`."""
+    if not options.fix or not options.rev or not Path(options.rev).exists():
+        return options
+    from dataclasses import replace
+
+    from kbcheck import git
+    from kbcheck.errors import GitError
+
+    try:
+        git.resolve(repository([options.rev]), options.rev)
+    except GitError:  # not a revision: the path it looks like
+        return replace(options, paths=(*options.paths, options.rev), rev="")
+    raise UsageError(_("--fix --diff {name}: both a path and a revision; write --fix --diff -- {name} for the path "
+                       "or --fix --diff {name}^{{commit}} for the revision", name=options.rev))
+
+
+def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str]) -> list[str]:
+    """The run's notices, after one per kind whose globs match nothing (which says KB004's, when
+    there are no paper cards, already)."""
+    from kbcheck.layout import empty_kinds
+    from kbcheck.rules.kb004_unknown_paper import NO_CARDS
+
+    empty, notice = empty_kinds(kb, config)
+    return [*([notice] if notice else []), *(n for n in notices if not ("paper-cards" in empty and n == NO_CARDS))]
+
+
 def _selected_rules(value: str | None) -> frozenset[str] | None:
-    """`--select KB001,unverified-number`: the rule ids it names, or None for every rule."""
+    """`--select KB001,unverified-number`: the rule ids it names (by id or name), or None for every rule."""
     if not value:
         return None
-    from kbcheck.rules import get_rule
+    from kbcheck.rules import all_rules, get_rule
 
-    return frozenset(get_rule(part).id for part in value.split(",") if part.strip())
+    by_name = {rule.name: rule_id for rule_id, rule in all_rules().items()}
+    return frozenset(by_name.get(part.strip().lower()) or get_rule(part).id for part in value.split(",") if part.strip())
+
+
+def _extended(select: frozenset[str] | None, config: Config, extend: frozenset[str] | None,
+              ignore: frozenset[str] | None) -> tuple[frozenset[str] | None, Config]:
+    """`--extend-select` adds rules (and takes them out of the configuration's `ignore`), then
+    `--ignore` removes rules. KB007's own ignores come from the trusted policy and stay."""
+    if not extend and not ignore:
+        return select, config
+    from dataclasses import replace
+
+    from kbcheck.rules import rule_ids
+
+    chosen = set(select if select is not None else rule_ids())
+    if extend:
+        chosen |= extend
+        config = replace(config, ignore=config.ignore - extend)
+    return frozenset(chosen - (ignore or frozenset())), config
 
 
 def _cache_factory(repo: Repository) -> Callable[[str], BlobCache]:

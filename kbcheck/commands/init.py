@@ -10,7 +10,8 @@ from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
-    from kbcheck import git
+    from kbcheck.git import Repository
+    from kbcheck.layout_detect import Detected
 
 
 def run_init(role: str | None, force: bool, out: TextIO) -> int:
@@ -30,17 +31,22 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     except KbcheckError:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
-    found = link_settings(repo)
-    path = write_init(root, force=force, author=author.toml() if author else "", found=found)
+    detected = _detected(repo)
+    links = link_settings(repo)
+    proposed = {**detected.settings, **{key: value for key, (value, _why) in links.items()}}
+    path = write_init(root, force=force, author=author.toml() if author else "", proposed=proposed,
+                      found=detected.found, reasons={key: why for key, (_value, why) in links.items()})
     print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
+    for line in detected.found:
+        print(f"found: {line}", file=out)
     if author is not None:
         print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
-    for key, (value, why) in found.items():
+    for key, (value, why) in links.items():
         print(f"found {key} = {value}: {why}", file=out)
     return 0
 
 
-def link_settings(repo: git.Repository | None) -> dict[str, tuple[object, str]]:
+def link_settings(repo: Repository | None) -> dict[str, tuple[object, str]]:
     """The link settings the repository shows (`kbcheck.links.detect`), key -> (value, why)."""
     if repo is None:
         return {}
@@ -48,6 +54,14 @@ def link_settings(repo: git.Repository | None) -> dict[str, tuple[object, str]]:
     from kbcheck.snapshots import WorktreeSnapshot
 
     return {f.key: (f.value, f.why) for f in detect_links(WorktreeSnapshot(repo), repo)}
+
+
+def _detected(repo: Repository | None) -> Detected:
+    """What the repository's tracked notes suggest (nothing outside a repository)."""
+    from kbcheck.git import ls_index
+    from kbcheck.layout_detect import Detected, detect
+
+    return detect(repo.root, sorted(ls_index(repo))) if repo is not None else Detected()
 
 
 __all__ = ["run_init"]

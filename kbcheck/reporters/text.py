@@ -87,9 +87,9 @@ def fixable_line(report: Report, *, color: bool = False, lang: str = "en") -> st
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *, color: bool = False,
            tool_version: str = "", lang: str = "en", quiet: bool = False, statistics: Sequence[str] = ()) -> None:
-    """Write each finding in the engine's order, then the `statistics` lines (`--statistics`),
-    then, unless `quiet`, the summary line and the fixable count."""
-    for finding in report.findings:
+    """Write each finding in the engine's order, or instead the `statistics` lines (`--statistics`,
+    the table alone, as ruff prints it), then, unless `quiet`, the summary line and the fixable count."""
+    for finding in () if statistics else report.findings:
         out.write(format_finding(finding, color=color) + "\n")
     for line in statistics:
         out.write(line + "\n")

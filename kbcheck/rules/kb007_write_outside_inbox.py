@@ -99,7 +99,8 @@ def _what(facts: WriteOutsideInbox) -> str:
 class WriteOutsideInbox(Facts):
     """`author` (a login, or how an unconfigured author is named) may not write a side of the change:
     `configured` false, the author is in no `authors_section`; else `globs` is what `role` may write.
-    The change: its `status` (`A`, `M`, `D`, `R`), `changed` path, `old_path`, `commit` or `range`."""
+    The change: its `status` (`A`, `M`, `D`, `R`), `changed` path, `old_path`, `commit` or `range`;
+    `unconfigured_base`, the trusted side when it has no configuration at all."""
 
     author: str
     configured: bool
@@ -111,8 +112,16 @@ class WriteOutsideInbox(Facts):
     old_path: str | None
     commit: str | None
     range: str | None
+    #: the trusted side when it has no kbcheck configuration at all (the change that adopts kbcheck)
+    unconfigured_base: str | None = None
 
     def message(self) -> str:
+        if not self.configured and self.unconfigured_base is not None:
+            base = self.unconfigured_base
+            return _("{base}, the trusted side of this change, has no kbcheck configuration, so it names no author "
+                     "({author}) who may write; a maintainer commits .kbcheck.toml there first, on its own "
+                     "(docs/adopting.md, the first commit) ({what})",
+                     base=base[:12] if len(base) == 40 else base, author=self.author, what=_what(self))
         if not self.configured:
             return _("author {author} is not configured in {section}; add it or set allow-unknown-authors ({what})",
                      author=self.author, section=self.authors_section, what=_what(self))
@@ -157,4 +166,4 @@ def _facts(config: Config, change: Change, author: str, *, configured: bool) -> 
     globs = allowed_globs(config, change.author) if configured and change.author is not None else ()
     return WriteOutsideInbox(author, configured, known.role if known is not None else "?", tuple(globs),
                              _authors_section(config), change.status, change.path, change.old_path,
-                             change.commit, change.range)
+                             change.commit, change.range, None if configured else config.unconfigured_base)

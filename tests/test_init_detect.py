@@ -1,0 +1,65 @@
+"""`kbcheck init` in a repository that already has notes: kinds from its folders, the language
+from its text, templates excluded, and comments saying what it found."""
+
+from __future__ import annotations
+
+import tomllib
+
+from gitrepo import GitRepo
+from kbtools import run_cli as run
+
+PAPER_NOTE = "# {title}\n\n[paper](https://arxiv.org/abs/2401.0000{n})\n\n## Method\n\nThe method in a few lines.\n"
+ZH_NOTE = "# 论文{n}\n\n这篇论文提出了一种新的检索方法，实验在三个数据集上完成。\n"
+
+
+def init(repo: GitRepo) -> tuple[dict[str, object], str, str]:
+    code, out, err = run("init")
+    assert code == 0, err
+    text = (repo.path / ".kbcheck.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text), text, out
+
+
+def test_a_folder_per_paper_with_its_readme_is_guides(git_repo: GitRepo) -> None:
+    files = {f"papers/Paper {n}/README.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(4)}
+    files["README.md"] = "# Reading list\n\n" + "".join(f"- Paper {n}\n" for n in range(4))
+    git_repo.commit_files(files, "notes")
+    config, text, out = init(git_repo)
+    assert config["guides"] == ["papers/**/*.md"]
+    assert config["knowledge"] == [] and config["paper-cards"] == [] and config["briefs"] == []
+    assert config["lang"] == "en"
+    assert "# found: papers/ holds 4 notes, one per source: guides\n" in text
+    assert "found: papers/ holds 4 notes, one per source: guides" in out
+    code, _, err = run("check", "--all")
+    assert code in (0, 1) and "no file matches" not in err  # no kind left that matches nothing
+
+
+def test_an_index_linking_many_notes_is_a_living_document_and_templates_are_excluded(git_repo: GitRepo) -> None:
+    files = {f"笔记/论文{n}.md": ZH_NOTE.format(n=n) for n in range(6)}
+    files["笔记/_template.md"] = "# 标题\n\n## 方法\n"
+    files["index.md"] = "# 索引\n\n## 检索\n\n" + "".join(f"- [论文{n}](笔记/论文{n}.md)\n" for n in range(6))
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["knowledge"] == ["index.md"]
+    assert config["guides"] == ["笔记/**/*.md"]
+    assert config["exclude"] == ["笔记/_template.md"]
+    assert config["lang"] == "zh"
+    assert "# found: index.md links 6 notes: a living document\n" in text
+    assert "# found: page templates, excluded: 笔记/_template.md\n" in text
+
+
+def test_an_index_linking_few_notes_and_small_folders_are_left_alone(git_repo: GitRepo) -> None:
+    files = {"notes/a.md": ZH_NOTE.format(n=1), "notes/b.md": ZH_NOTE.format(n=2),
+             "README.md": "# x\n\n- [a](notes/a.md)\n- [b](notes/b.md)\n"}
+    git_repo.commit_files(files, "notes")
+    config, _, _ = init(git_repo)
+    assert config["knowledge"] == [] and config["guides"] == []
+
+
+def test_the_default_layout_keeps_the_defaults(git_repo: GitRepo) -> None:
+    files = {f"organized/knowledge/{n}.md": "# topic\n\nSome English text.\n" for n in range(3)}
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["knowledge"] == ["organized/knowledge/**/*.md"]
+    assert config["paper-cards"] == ["organized/paper_cards/*.md"]
+    assert config["lang"] == "en"
+    assert "# found: organized/ or inbox/ is there: the default layout is kept\n" in text
