@@ -129,7 +129,9 @@ class Finding:
             "fingerprint": self.fingerprint,
         }
         if self.facts is not None:
-            shape["data"] = self.facts.data()
+            from kbcheck.printable import printable_data
+
+            shape["data"] = printable_data(self.facts.data())  # valid UTF-8 like every other field
         return shape
 
 
