@@ -20,14 +20,14 @@ from kbcheck.cache import shard_of
 from kbcheck.checked import AtCommit, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
-from kbcheck.findings import Finding, Problem, Report, fingerprint, line_context, printable_path, sort_key
+from kbcheck.findings import Finding, Problem, Report, fingerprint, line_context, sort_key
 from kbcheck.i18n import _
 from kbcheck.model.document import MARKDOWN_SUFFIXES, Document
 from kbcheck.model.knowledge_base import KNOWLEDGE, OTHER, KbFile, KnowledgeBase
 from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.model.store import REFS
 from kbcheck.parallel import can_fork, jobs, run_tasks
-from kbcheck.printable import printable_message, undecodable_as_octal
+from kbcheck.printable import printable_message, printable_path, undecodable_as_octal
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
 

@@ -11,6 +11,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from kbcheck.printable import printable_data
+
 Severity = Literal["error", "warning"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
 
@@ -129,8 +131,6 @@ class Finding:
             "fingerprint": self.fingerprint,
         }
         if self.facts is not None:
-            from kbcheck.printable import printable_data
-
             shape["data"] = printable_data(self.facts.data())  # valid UTF-8 like every other field
         return shape
 
@@ -157,29 +157,6 @@ def line_context(text: str) -> str:
     return hashlib.sha256(collapsed.encode("utf-8", "surrogateescape")).hexdigest()[:16] if collapsed else ""
 
 
-_GIT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
-                0x22: '\\"', 0x5C: "\\\\"}
-
-
-def printable_path(path: str) -> str:
-    """The path as is, or, when its bytes are not UTF-8, quoted as git quotes it (`core.quotePath`):
-    `"inbox/caf\\351.md"`. Every output format can then carry it, and `git ls-files` shows the same."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        pass
-    else:
-        return path
-    raw = path.encode("utf-8", "surrogateescape")
-    out = []
-    for byte in raw:
-        if byte in _GIT_ESCAPES:
-            out.append(_GIT_ESCAPES[byte])
-        elif byte < 0x20 or byte >= 0x7F:
-            out.append(f"\\{byte:03o}")
-        else:
-            out.append(chr(byte))
-    return '"' + "".join(out) + '"'
 
 
 def sort_key(finding: Finding) -> tuple[str, int, int, str]:

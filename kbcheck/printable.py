@@ -41,9 +41,7 @@ def printable_message(message: str) -> str:
 
 def printable_data(data: Any) -> Any:
     """Every string of JSON-like data, undecodable bytes written `\\NNN`; the value of a `path`
-    or `old_path` key quoted as a finding's path is (`findings.printable_path`)."""
-    from kbcheck.findings import printable_path
-
+    or `old_path` key quoted as a finding's path is (`printable_path`)."""
     if isinstance(data, str):
         return undecodable_as_octal(data)
     if isinstance(data, dict):
@@ -63,3 +61,28 @@ def for_terminal(text: str) -> str:
     if not _TERMINAL_CONTROL.search(text):
         return text
     return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+_GIT_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
+                0x22: '\\"', 0x5C: "\\\\"}
+
+
+def printable_path(path: str) -> str:
+    """The path as is, or, when its bytes are not UTF-8, quoted as git quotes it (`core.quotePath`):
+    `"inbox/caf\\351.md"`. Every output format can then carry it, and `git ls-files` shows the same."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return path
+    raw = path.encode("utf-8", "surrogateescape")
+    out = []
+    for byte in raw:
+        if byte in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'

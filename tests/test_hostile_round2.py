@@ -202,7 +202,7 @@ NAMES: dict[str, tuple[Case, Outcome]] = {
     ),
     "non-utf8-name-notice": (
         Case({"inbox/tom/caf\udce9.md": b"caf\xe9 7x\n"}),
-        Outcome(0, (("KB000", '"inbox/tom/caf\\351.md"', 1, 1, "inbox/tom/caf\udce9.md"),),
+        Outcome(0, (("KB000", '"inbox/tom/caf\\351.md"', 1, 1, "inbox/tom/caf\\351.md"),),
                 stderr=("inbox/tom/caf\\351.md: skipped: not UTF-8 (byte 0xe9 at offset 3)",)),
     ),
 }

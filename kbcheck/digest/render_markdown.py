@@ -14,8 +14,8 @@ import re
 from kbcheck import i18n
 from kbcheck.digest.model import ADDED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
-from kbcheck.findings import printable_path
 from kbcheck.model.document import inline_text
+from kbcheck.printable import printable_path
 
 #: GitHub refuses a step summary over 1 MiB
 LIMIT = 1024 * 1024

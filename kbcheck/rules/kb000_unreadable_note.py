@@ -41,9 +41,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem, printable_path
+from kbcheck.findings import Problem
 from kbcheck.i18n import _
 from kbcheck.model.store import REFS
+from kbcheck.printable import printable_path
 
 if TYPE_CHECKING:
     from kbcheck.config import Config

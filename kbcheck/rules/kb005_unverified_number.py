@@ -16,7 +16,7 @@ reference list its source. In a guide (a note with one source), the work the
 note names at its head is the file's own source too, when all the shapes it
 shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
 `作者：`, `ISBN`) under the title (the first heading, of any level); head
-lines under the title that link or cite it (`**arXiv**: …`, `> ICML 2025.
+lines under the title that link or cite it (`arXiv: …` bold or not, `> ICML 2025.
 doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
 `resource`, `paper` or `pdf`; the work named as a bibliography would
