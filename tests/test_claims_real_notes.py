@@ -147,6 +147,16 @@ def test_math_is_neither_numbers_nor_links() -> None:
     ]
 
 
+def test_display_math_inside_a_paragraph_is_math() -> None:
+    # `$$` lines right after a sentence or a list item, with no blank line between: still
+    # display math (its `_` subscripts and `[a](x)` are no emphasis and no links) ...
+    text = ("# Kernels\n\nThe cubic kernel is\n$$\nW(r, h) = 1 - r_{0x}, \\quad r < 2h\n$$\n"
+            "and it is 3x faster than the Gaussian one.\n\n- **Gaussian**:\n$$\nW = [a](x) e^{-r^2/2h}\n$$\n")
+    assert parsed_claims(text) == [("3x", 7, 11)]
+    # ... while two prices written with double dollars stay prose
+    assert claims("it costs $$5 and $$10 per run, 12% less") == [("12%", 12.0)]
+
+
 def test_math_hides_ids_too() -> None:
     document = parse_document("# x\n\n公式 $2610.02076 x$ 与 arXiv:2610.12307\n", PATTERNS)
     assert [r.value for b in document.blocks for r in b.refs] == ["2610.12307"]

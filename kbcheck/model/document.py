@@ -330,8 +330,10 @@ def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
         md = MarkdownIt("commonmark", {"html": True}).enable("table")
         # `$…$` and `$$…$$` are math, not prose: no numbers, no links. Pandoc's
         # rule (no space inside the dollars, no digit after the closing one)
-        # keeps prices such as `$5 to $10` prose.
-        md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
+        # keeps prices such as `$5 to $10` prose. `$$` lines inside a paragraph
+        # (right after a sentence or a list item, no blank line between) are
+        # display math too, as every math renderer shows them.
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
         md.block.ruler.before(md.block.ruler.get_all_rules()[0], "kbcheck_deep", _deep_paragraph)
         md.inline.ruler.before("link", "kbcheck_wikilink", _wikilink)
         if front_matter:
@@ -466,7 +468,11 @@ class _Builder:
             elif child.type == "text":
                 pieces.append((line_index, locate(child.content), child.content))
             elif child.type in ("math_inline", "math_inline_double"):
-                pieces.append((line_index, locate(child.content), " "))
+                first, *more = child.content.split("\n")
+                pieces.append((line_index, locate(first), " "))
+                for _line in more:  # display math over several lines: its lines still count
+                    pieces.append((line_index, 0, "\n"))
+                    line_index += 1
             elif child.type == "code_inline":
                 col = locate(child.content)
                 path = scan_code_span(child.content, self.roots)
