@@ -39,6 +39,18 @@ SHAPES: dict[str, tuple[str, str]] = {
         "# Designing Data Systems\n\n**作者**：某某\n\nISBN: 978-7-111-11111-1\n",
         "# Designing Data Systems\n\n读这本书的一点想法\n",
     ),
+    "byline (a venue, no link)": (
+        "# Sparse Routing for Mixtures\n\n**会议**: ICML 2025  \n**领域**: 路由\n",
+        "# Sparse Routing for Mixtures\n\n**领域**: 路由  \n**关键词**: 稀疏\n",
+    ),
+    "byline (a venue in a quote)": (
+        "# Sparse Routing for Mixtures\n\n> 会议：EMNLP2020\n",
+        "# Sparse Routing for Mixtures\n\n> 摘要：我们提出一种稀疏路由。\n",
+    ),
+    "byline (in a first section of particulars)": (
+        "# Sparse Routing for Mixtures\n\n## 基本信息\n\n**会议**: ACL 2025  \n**代码**: 无\n",
+        "# Sparse Routing for Mixtures\n\n## 背景\n\n**会议**: ACL 2025\n",
+    ),
     "head-link (a blockquote with venue and DOI)": (
         "# Sparse Routing for Mixtures\n\n> ICML 2025. doi:10.1145/3600006.3613165\n",
         "# Sparse Routing for Mixtures\n\n> ICML 2025. doi:10.1145/3600006.3613165 and doi:10.1145/3600006.3613166\n",
@@ -51,6 +63,14 @@ SHAPES: dict[str, tuple[str, str]] = {
         "# Sparse Routing for Mixtures\n\n**会议**: ICML 2025\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n",
         "# Sparse Routing for Mixtures\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n\n"
         "**Blog**: [a summary](https://example.org/summary)\n",
+    ),
+    "head-link (a source address on the first line, above the title)": (
+        "https://arxiv.org/abs/2504.08748\n\n# Sparse Routing for Mixtures\n",
+        "[← 目录](../README.md)\n\n# Sparse Routing for Mixtures\n",
+    ),
+    "head-link (a source address in a note with no title)": (
+        "<https://example.org/course/lecture-3>\n",
+        "See https://example.org/course/lecture-3 for the slides, and the book for the rest.\n",
     ),
     "source-line (anywhere on the page)": (
         "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[the course](https://example.org/course)\n",
@@ -83,6 +103,18 @@ def test_front_source_names_the_work() -> None:
     assert found(run(_guide("## Summary\n", front), select={"KB005"})) == []
     plain = "---\ntitle: Reading notes\ntags: [moe]\n---\n"
     assert [f[3] for f in found(run(_guide("## Summary\n", plain), select={"KB005"}))] == ["4.2%"]
+
+
+@pytest.mark.parametrize("key", ["authors: [A. Writer]", "venue: ICML 2025", "journal: Nature", "期刊: 计算机学报"])
+def test_a_frontmatter_title_beside_a_work_particular_names_the_work(key: str) -> None:
+    front = f"---\ntitle: Sparse Routing for Mixtures\n{key}\n---\n"
+    assert found(run(_guide("## Summary\n", front), select={"KB005"})) == []
+
+
+@pytest.mark.parametrize("key", ["published: true", "tags: [moe]", "领域: 路由"])
+def test_a_frontmatter_title_beside_other_keys_names_no_work(key: str) -> None:
+    front = f"---\ntitle: Sparse Routing for Mixtures\n{key}\n---\n"
+    assert [f[3] for f in found(run(_guide("## Summary\n", front), select={"KB005"}))] == ["4.2%"]
 
 
 @pytest.mark.parametrize("path", [LIVING, BRIEF])

@@ -422,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     extra: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="kbcheck-precision-") as temporary:
         scratch = args.workdir or temporary
+        Path(scratch).mkdir(parents=True, exist_ok=True)
         for name in names:
             print(f"{name} ...", file=sys.stderr, flush=True)
             results.append(measure(name, args.corpora / f"{name}.bundle", args.configs / f"{name}.toml",

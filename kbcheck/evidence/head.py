@@ -5,9 +5,12 @@ title (the first heading, of any level), in one of a few shapes
 (`docs/rules.md`, KB005); a title heading's own links are the file's own
 sources already (`Document.source_refs`):
 
-- `byline`: a line under the title gives the work's particulars (`Authors:`,
-  `作者：`, `ISBN`): the title names the work;
-- `head-link`: the lines under the title, before the note's first claim, link it,
+- `byline`: a line under the title, or in a first section headed as the work's
+  information (`## 基本信息`), gives the work's particulars (`Authors:`, `作者：`,
+  `**会议**: ACL 2025`, `> 期刊：…`, `ISBN`; `model.particulars`): the title
+  names the work;
+- `head-link`: the lines under the title (or above it, on the note's first lines),
+  before the note's first claim, link it,
   each a labelled line (`**arXiv**: …`, `> 论文地址：…`), a line that cites an arXiv
   id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
   a sentence that recommends another page is no head;
@@ -30,13 +33,14 @@ from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LINE
 from kbcheck.model.knowledge_base import Link
+from kbcheck.model.particulars import BYLINE, HEADING
 
 if TYPE_CHECKING:
     from kbcheck.model.document import Block, Document
     from kbcheck.model.knowledge_base import Citation, Resolved
 
-#: a line under a title that gives a work's particulars: who wrote it, its book number
-BYLINE = re.compile(r"^[\s*_\-]*(?:authors?|作者|译者|isbn)(?:[\s*_]*[:：]|[\s\-:：]*\d)", re.IGNORECASE)
+#: a first section under the title that gives the work's particulars (`## 基本信息`, `## Paper Info`)
+_PARTICULARS_SECTION = re.compile(rf"^[\s\d.、:：§#*_\-]*(?:{HEADING})", re.IGNORECASE)
 #: a line that opens with a short label and a colon: `**arXiv**: …`, `论文地址：…`, `course: …`
 LABELLED = re.compile(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
 _WEB = re.compile(r"https?://\S+")
@@ -104,9 +108,10 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     shapes: list[str] = []
     named = ""
     title = title_heading(doc)
-    if title is not None:
-        head = _head_blocks(doc, title)
-        if any(BYLINE.match(doc.blocks[i].text) for i in head):
+    head = _preamble(doc)
+    if title is not None or head:
+        head += _head_blocks(doc, title) if title is not None else []
+        if title is not None and any(BYLINE.match(doc.blocks[i].text) for i in head):
             shapes.append("byline")
             named = title.text
         found = _sources(resolved, head)
@@ -133,15 +138,42 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     return Head(tuple(shapes), (), (Link("work", name, title.line if title is not None else 1, 1),))
 
 
+def _preamble(doc: Document) -> list[int]:
+    """The head lines above the first heading (a source address on the note's first line),
+    when no claim stands among them."""
+    first = doc.sections[0] if doc.sections else None
+    if first is None or first.heading is not None:
+        return []
+    blocks = [doc.blocks[i] for i in first.blocks[:HEAD_BLOCKS]]
+    if any(b.claims for b in blocks):
+        return []
+    # a link to a page of the knowledge base up there is navigation (`[← 目录](../README.md)`), no work
+    return [b.index for b in blocks if _head_line(b) and any(r.kind in (*_WORK_IDS, "url") for r in b.refs)]
+
+
+def _head_line(block: Block) -> bool:
+    """A labelled line (the colon of a web address is no label), a line of links alone, or one citing an id."""
+    return bool(LABELLED.match(_WEB.sub("", block.text)) or _only_links(block)
+                or any(r.kind in _WORK_IDS for r in block.refs))
+
+
 def _head_blocks(doc: Document, title: Block) -> list[int]:
     """The head lines under the title (labelled, citing an id, or links alone), before its
-    first sub-heading and the note's first claim."""
+    first sub-heading and the note's first claim, or in a first sub-section that gives the
+    work's particulars (`## 基本信息`)."""
     out: list[int] = []
-    for index in doc.sections[title.section].blocks[1:HEAD_BLOCKS + 1]:
+    section = doc.sections[title.section]
+    candidates = section.blocks[1:]
+    after = section.index + 1
+    if after < len(doc.sections) and doc.sections[after].parent == section.index:
+        heading = doc.sections[after].heading
+        if heading is not None and _PARTICULARS_SECTION.match(heading):
+            candidates = [*candidates, *doc.sections[after].blocks[1:]]
+    for index in candidates[:HEAD_BLOCKS]:
         block = doc.blocks[index]
         if block.claims:
             break
-        if LABELLED.match(block.text) or _only_links(block) or any(r.kind in _WORK_IDS for r in block.refs):
+        if _head_line(block):
             out.append(index)
     return out
 

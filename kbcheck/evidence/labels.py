@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+from kbcheck.model.particulars import HEADING as PARTICULARS_HEADING
+
 #: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
-#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`: its links are the work's)
+#: gives the note's work its particulars (`## Meta Info`, `## 论文信息`,
+#: `## 基本信息`: its links are the work's, `model.particulars`)
 SOURCE_LABEL = re.compile(
-    r"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据"
-    r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$)",
+    rf"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|{PARTICULARS_HEADING})",
     re.IGNORECASE,
 )
 #: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`, `主要来源：`)

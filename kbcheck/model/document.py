@@ -29,6 +29,7 @@ from urllib.parse import unquote
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
 from kbcheck.model.described import row_change
+from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
 from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
 
@@ -49,8 +50,6 @@ _FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]
 _NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
 #: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
 _PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
-#: frontmatter that names a work's authors: with a `title`, a bibliographic entry
-_FRONT_AUTHORS = re.compile(r"^(?:authors?|creators?|作者)\s*:", re.MULTILINE | re.IGNORECASE)
 #: a title heading that names a work as a bibliography does, title: subtitle and year
 #: (`MapReduce: Simplified … -- 2004`, `Bitcask - A Log-Structured … (2010)`); a topic with a year
 #: (`推理部署指南 (2025)`) has no subtitle
@@ -689,7 +688,7 @@ class _Builder:
             self.own_refs.append(Ref("wikilink", name, *position(offset), "wiki"))
         if re.search(r"^title\s*:", content, re.MULTILINE):
             self.front_title = _front_title(content)
-            self.front_work = bool(self.front_title) and bool(_FRONT_AUTHORS.search(content))
+            self.front_work = bool(self.front_title) and bool(FRONT_KEY.search(content))
 
     def _code(self, token: Token) -> None:
         """A code block or log: the numbers it shows are what the prose right before or after it

@@ -15,12 +15,14 @@ one paper). A `[n]` marker in the block makes the n-th entry of the
 reference list its source. In a guide (a note with one source), the work the
 note names at its head is the file's own source too, when all the shapes it
 shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
-`作者：`, `ISBN`) under the title (the first heading, of any level); head
+`作者：`, `**会议**: ACL 2025`, `> 期刊：…`, `ISBN`) under the title (the first
+heading, of any level) or in a first `## 基本信息` / `## Paper Info` section; head
 lines under the title that link or cite it (`arXiv: …` bold or not, `> ICML 2025.
 doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
 `resource`, `paper` or `pdf`; the work named as a bibliography would
-(frontmatter `title` with `authors`, a title heading with subtitle and
+(frontmatter `title` with `authors`, `venue`, `journal` or another of a
+bibliography's particulars, a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
 exactly one work by its id. A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
