@@ -152,3 +152,29 @@ def test_the_shapes_are_reported() -> None:
     head = one_work(doc, kb.resolve(GUIDE), frontmatter_fields(text)[0])
     assert head.shapes == ("byline", "head-link")
     assert [(c.kind, c.id) for c in head.citations] == [("doi", "10.1145/3600006.3613165")]
+
+
+@pytest.mark.parametrize(("name", "title"), [
+    ("2023 Sparse Routing for Mixtures.md", "Sparse Routing for Mixtures"),
+    ("1953-equation-of-state-calculations.md", "Equation of State Calculations"),
+    ("sparse-routing-for-mixtures-of-experts-2023.md", "Sparse Routing for Mixtures of Experts"),
+    ("2024 稀疏路由的混合专家.md", "稀疏路由的混合专家"),
+    # a generator cut the name short
+    ("2023-sparse-routing-for-mixtures-of-expe.md", "Sparse Routing for Mixtures of Experts at Scale"),
+])
+def test_a_note_filed_under_its_title_and_year_names_the_work(name: str, title: str) -> None:
+    """`file-name`: named as a bibliography files a work, the title is the work's, even with peers."""
+    path = f"organized/guides/{name}"
+    assert found(run({path: f"# {title}\n" + BODY.replace("## ", "# ")}, select={"KB005"})) == []
+
+
+@pytest.mark.parametrize(("name", "title"), [
+    ("2024-05-01-sparse-routing-for-mixtures.md", "Sparse Routing for Mixtures"),  # a dated diary entry
+    ("2023 reading notes.md", "Sparse Routing for Mixtures"),  # named after something else
+    ("sparse-routing-for-mixtures.md", "Sparse Routing for Mixtures"),  # no year
+    ("notes-2024.md", "Notes"),  # a topic, not a work's title
+])
+def test_a_note_not_filed_under_its_title_and_year_names_no_work(name: str, title: str) -> None:
+    path = f"organized/guides/{name}"
+    findings = found(run({path: f"# {title}\n" + BODY.replace("## ", "# ")}, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]

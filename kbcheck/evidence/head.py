@@ -14,6 +14,10 @@ sources already (`Document.source_refs`):
   each a labelled line (`**arXiv**: …`, `> 论文地址：…`), a line that cites an arXiv
   id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
   a sentence that recommends another page is no head;
+- `file-name`: the file is named after the title heading and a year, as a
+  bibliography files a work (`2023 Segment Anything.md`,
+  `1953-equation-of-state-calculations.md` under `# Equation of State
+  Calculations`); a dated file (`2024-05-01-meeting.md`) is a diary, not a work;
 - `source-line`: a line anywhere that opens with a source label (`参考：`,
   `Source:`, `主要来源：`) names it;
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LINE
@@ -53,6 +58,13 @@ FRONT_SOURCE_FIELDS = ("source", "sources", "resource", "resources", "paper", "p
 HEAD_BLOCKS = 6
 #: a title shorter than this names nothing (`# 1`, `# Notes`)
 _MIN_TITLE = 4
+#: a year standing alone in a file name (`2023 Segment Anything`), and a whole date (a diary's file)
+_FILE_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_FILE_DATE = re.compile(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
+_NOT_A_LETTER = re.compile(r"[\W\d_]+")
+_MIN_WORK_LETTERS = 8
+#: a file name cut short (file systems and generators limit names) still names its title
+_CUT_NAME = 24
 
 
 @dataclass(frozen=True)
@@ -75,11 +87,12 @@ def own_sources(doc: Document, resolved: Resolved) -> tuple[list[Citation], list
     return [*resolved.own_citations, *citations], [*resolved.own_links, *links]
 
 
-def title_heading(doc: Document) -> Block | None:
+def title_heading(doc: Document, path: str = "") -> Block | None:
     """The note's title: its first heading, of any level, when no claim stands before it. When
     later headings of the same or a higher level follow, it is the title only if it links a work
     and none of them links anything (a list of linked headings is a list of works), or if the
-    lines under it give a work's particulars (a byline, an arXiv id or DOI)."""
+    lines under it give a work's particulars (a byline, an arXiv id or DOI), or if the file is
+    named after it and a year (`filed_under`)."""
     headings = [s for s in doc.sections if s.heading is not None and s.blocks]
     if not headings:
         return None
@@ -94,25 +107,28 @@ def title_heading(doc: Document) -> Block | None:
         return None if any(_links(doc.blocks[s.blocks[0]]) for s in peers) else block
     head = [doc.blocks[i] for i in _head_blocks(doc, block)]
     particulars = any(BYLINE.match(b.text) or any(r.kind in _WORK_IDS for r in b.refs) for b in head)
-    return block if particulars else None
+    return block if particulars or (path and filed_under(block.text, path)) else None
 
 
 def _links(block: Block) -> bool:
     return any(ref.form == "link" for ref in block.refs)
 
 
-def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None = None) -> Head:
+def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None = None, path: str = "") -> Head:
     """The work the note's head names, when all its shapes together name exactly one."""
     citations: list[Citation] = []
     links: list[Link] = []
     shapes: list[str] = []
     named = ""
-    title = title_heading(doc)
+    title = title_heading(doc, path)
     head = _preamble(doc)
     if title is not None or head:
         head += _head_blocks(doc, title) if title is not None else []
         if title is not None and any(BYLINE.match(doc.blocks[i].text) for i in head):
             shapes.append("byline")
+            named = title.text
+        elif title is not None and path and filed_under(title.text, path):
+            shapes.append("file-name")
             named = title.text
         found = _sources(resolved, head)
         if found[0] or found[1]:
@@ -136,6 +152,19 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if works or len(name) < _MIN_TITLE:
         return NO_WORK
     return Head(tuple(shapes), (), (Link("work", name, title.line if title is not None else 1, 1),))
+
+
+def filed_under(title: str, path: str) -> bool:
+    """Whether the file is named after the title and a year (letters compared, case and
+    separators aside; a name cut short counts when it is long enough to be unmistakable)."""
+    stem = PurePosixPath(path).stem
+    if not _FILE_YEAR.search(stem) or _FILE_DATE.search(stem):
+        return False
+    name, named = _NOT_A_LETTER.sub("", stem).casefold(), _NOT_A_LETTER.sub("", title).casefold()
+    # a work's title is more than a word (`# Notes 2024` is a topic): 8 letters, or 4 in CJK
+    if len(named) < _MIN_WORK_LETTERS and sum(ch >= "\u3000" for ch in named) < _MIN_TITLE:
+        return False
+    return name == named or (len(name) >= _CUT_NAME and named.startswith(name))
 
 
 def _preamble(doc: Document) -> list[int]:

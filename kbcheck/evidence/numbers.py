@@ -106,7 +106,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
     resolved = kb.resolve(path)
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
     one_source = kb.kind_of(path) == GUIDE
-    levels = _Levels(doc, resolved, one_source=one_source,
+    levels = _Levels(doc, resolved, one_source=one_source, path=path,
                      front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
     # the exemptions switched off make the numbers they alone exempt claims again
     # (read from the configuration here: the rules import this module; KB005 declares the option
@@ -164,9 +164,11 @@ def section_sources(doc: Document, resolved: Resolved) -> Callable[[int], bool]:
 class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
-    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False,
+    def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False, path: str = "",
                  front: Callable[[], dict[str, Any]] | None = None) -> None:
         self.doc = doc
+        #: the file's path: a note filed under its work's title and year names it (`head.one_work`)
+        self.path = path
         self.resolved = resolved
         #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
         #: and the one work of its reference list are that source
@@ -312,7 +314,7 @@ class _Levels:
                 blocks.extend(self._entries())
             own = self._gather(list(dict.fromkeys(blocks)))
             # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
-            head = one_work(self.doc, self.resolved, self.front() if self.front else None) if (
+            head = one_work(self.doc, self.resolved, self.front() if self.front else None, self.path) if (
                 self.one_source) else NO_WORK
             citations, links = own_sources(self.doc, self.resolved)
             self._file = Evidence(tuple(citations) + own.citations + head.citations,
