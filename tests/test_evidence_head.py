@@ -47,6 +47,10 @@ SHAPES: dict[str, tuple[str, str]] = {
         "# Sparse Routing for Mixtures\n\n> 会议：EMNLP2020\n",
         "# Sparse Routing for Mixtures\n\n> 摘要：我们提出一种稀疏路由。\n",
     ),
+    "byline (the paper named on a labelled line)": (
+        "# Sparse Routing 阅读笔记\n\n> 论文：Sparse Routing for Mixtures of Experts\n",
+        "# Sparse Routing 阅读笔记\n\n> 关键词：稀疏路由\n",
+    ),
     "byline (in a first section of particulars)": (
         "# Sparse Routing for Mixtures\n\n## 基本信息\n\n**会议**: ACL 2025  \n**代码**: 无\n",
         "# Sparse Routing for Mixtures\n\n## 背景\n\n**会议**: ACL 2025\n",

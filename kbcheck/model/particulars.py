@@ -1,8 +1,8 @@
 """The words a bibliography uses for a work's particulars: who made it, where it appeared, its number.
 
 One vocabulary, read in three places (`docs/rules.md`, KB005, "A note about one
-work"): a line under a note's title that opens with one of these labels (a
-byline: `Authors:`, `**会议**: ACL 2025`, `> 期刊：…`, `ISBN …`), a frontmatter
+work"): a line under a note's title that opens with one of these labels or names the
+work (a byline: `Authors:`, `**会议**: ACL 2025`, `> 期刊：…`, `> 论文：…`, `ISBN …`), a frontmatter
 `title` beside one of these keys (a bibliographic entry), and a first section
 headed as the work's information (`## 基本信息`, `## Paper Info`). The labels
 are BibTeX's fields for a work's makers and venue and their usual Chinese
@@ -18,9 +18,11 @@ import re
 LABELS = (r"authors?|creators?|editors?|translators?|作者|编者|译者|isbn"
           r"|venue|conference|journal|booktitle|proceedings|publisher|published\s+in"
           r"|会议|期刊|出版社|发表(?:于|在)?|收录(?:于)?")
-#: a line that opens with a particulars label and a colon (`**Venue**: ICML 2025`, `> 会议：EMNLP2020`),
-#: or a book number written without one (`ISBN 978-…`)
-BYLINE = re.compile(rf"^[\s*_>\-]*(?:(?:{LABELS})[\s*_]*[:：]|isbn[\s\-]*\d)", re.IGNORECASE)
+#: a line that names the work itself under a note's title (`> 论文：GPT Understands, Too`, `**Paper**: …`)
+NAMING = r"papers?|论文(?:题目|标题|名称)?|题目"
+#: a line that opens with a particulars label and a colon (`**Venue**: ICML 2025`, `> 会议：EMNLP2020`,
+#: `> 论文：…`), or a book number written without one (`ISBN 978-…`)
+BYLINE = re.compile(rf"^[\s*_>\-]*(?:(?:{LABELS}|{NAMING})[\s*_]*[:：]|isbn[\s\-]*\d)", re.IGNORECASE)
 #: frontmatter keys that, beside a `title`, make it a bibliographic entry
 FRONT_KEY = re.compile(rf"^(?:{LABELS})\s*:", re.MULTILINE | re.IGNORECASE)
 #: a heading that gives the note's work its particulars (`## Meta Info`, `## 论文信息`, `## 基本信息`)
