@@ -55,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "link-renderer": "auto",
     "site-root": "",
     "local-paths": [],
+    "one-work-notes": [],
     "reference-heading": DEFAULT_REFERENCE_HEADING,
     "trend-heading": DEFAULT_TREND_HEADING,
     "open-question-heading": DEFAULT_OPEN_QUESTION_HEADING,
@@ -108,6 +109,7 @@ class Config:
     link_renderer: str = "auto"
     site_root: str = ""
     local_paths: tuple[str, ...] = ()
+    one_work_notes: tuple[str, ...] = ()
     reference_heading: HeadingRegex = re.compile(DEFAULT_REFERENCE_HEADING)
     trend_heading: HeadingRegex = re.compile(DEFAULT_TREND_HEADING)
     open_question_heading: HeadingRegex = re.compile(DEFAULT_OPEN_QUESTION_HEADING)
@@ -163,7 +165,8 @@ AUTHOR_KEYS = ("emails", "logins", "role")
 #: keys that are tables of tables: `kbcheck init` writes them last, and commented where they are empty
 TABLES = ("roles", "authors", "rules")
 
-_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude", "local-paths")
+_GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "manifests", "exclude", "local-paths",
+               "one-work-notes")
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading", "no-home-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
@@ -689,6 +692,7 @@ _COMMENTS = {
     "link-renderer": "how links resolve (KB009): \"auto\" (from .obsidian/, mkdocs.yml, book.toml), \"github\", \"obsidian\", \"mkdocs\", \"mdbook\"",
     "site-root": "folder that `/x` links are read from; empty: mkdocs' docs_dir, mdbook's src, else the root",
     "local-paths": "globs kept out of git on purpose (beside what .gitignore ignores): links into them are not checked",
+    "one-work-notes": "guides that are each about one work: the title heading names it, the source of every number (KB005)",
     "reference-heading": "regex over heading text: the reference-list section",
     "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
     "open-question-heading": "regex over heading text: the open-question section",

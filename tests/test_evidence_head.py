@@ -7,6 +7,8 @@ number is drawn from it, or it does not, and KB005 reports the number.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kbcheck.config import Config
@@ -75,6 +77,12 @@ SHAPES: dict[str, tuple[str, str]] = {
     "head-link (a source address in a note with no title)": (
         "<https://example.org/course/lecture-3>\n",
         "See https://example.org/course/lecture-3 for the slides, and the book for the rest.\n",
+    ),
+    "head-link (the paper's id and its code)": (
+        "# Sparse Routing for Mixtures\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)  \n"
+        "**代码**: [GitHub](https://github.com/someone/sparse-routing)\n",
+        "# Sparse Routing for Mixtures\n\n**代码**: [GitHub](https://github.com/someone/sparse-routing)  \n"
+        "**Baseline**: [GitHub](https://github.com/other/dense-routing)\n",
     ),
     "source-line (anywhere on the page)": (
         "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[the course](https://example.org/course)\n",
@@ -182,3 +190,38 @@ def test_a_note_not_filed_under_its_title_and_year_names_no_work(name: str, titl
     path = f"organized/guides/{name}"
     findings = found(run({path: f"# {title}\n" + BODY.replace("## ", "# ")}, select={"KB005"}))
     assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
+
+
+ONE_WORK = Config(one_work_notes=("organized/guides/**",))
+TITLE_ONLY = "# Masked Routers Are Scalable Learners\n" + BODY.replace("## ", "# ")
+
+
+def test_a_title_names_the_work_where_the_notes_are_each_about_one() -> None:
+    """`one-work-notes`: the configuration says so; the title is then the work, even with peers."""
+    assert found(run({GUIDE: TITLE_ONLY}, config=ONE_WORK, select={"KB005"})) == []
+    kb = KnowledgeBase(MemorySnapshot({GUIDE: TITLE_ONLY}), ONE_WORK)  # type: ignore[arg-type]
+    doc = kb.document(GUIDE)
+    assert doc is not None
+    head = one_work(doc, kb.resolve(GUIDE), path=GUIDE, titled=True)
+    assert head.shapes == ("one-work-notes",)
+    assert [(x.kind, x.target) for x in head.links] == [("work", "Masked Routers Are Scalable Learners")]
+
+
+@pytest.mark.parametrize(("text", "config"), [
+    (TITLE_ONLY, Config()),  # not said: a title alone names no work
+    (TITLE_ONLY, Config(one_work_notes=("organized/other/**",))),  # said of other notes
+    # a head that links two works names none, whatever the configuration says
+    ("# Masked Routers\n\n[one](https://example.org/a) [two](https://example.org/b)\n" + BODY.replace("## ", "# "),
+     ONE_WORK),
+    (BODY, ONE_WORK),  # no heading before the number's own section names anything: a claim stands first
+])
+def test_a_title_names_no_work_elsewhere(text: str, config: Config) -> None:
+    findings = found(run({GUIDE: text}, config=config, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(GUIDE, "4.2%")]
+
+
+def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
+    from kbcheck.config import load_config
+
+    (tmp_path / ".kbcheck.toml").write_text('one-work-notes = ["notes/**"]\n', encoding="utf-8")
+    assert load_config(tmp_path).one_work_notes == ("notes/**",)

@@ -63,3 +63,30 @@ def test_the_default_layout_keeps_the_defaults(git_repo: GitRepo) -> None:
     assert config["paper-cards"] == ["organized/paper_cards/*.md"]
     assert config["lang"] == "en"
     assert "# found: organized/ or inbox/ is there: the default layout is kept\n" in text
+
+
+VENUE_NOTE = "# {title}\n\n**会议**: ACL 2025  \n**领域**: 检索\n\n## 实验\n\n召回率提升 {n}.5%。\n"
+HOWTO_NOTE = "# Setting up tool {n}\n\n## Steps\n\nInstall it and run it; the build takes {n} minutes.\n"
+
+
+def test_a_folder_whose_notes_mostly_name_their_work_is_one_work_notes(git_repo: GitRepo) -> None:
+    """Init proposes `one-work-notes` there; the note whose head is its title alone is then quiet."""
+    files = {f"notes/paper-{n}.md": VENUE_NOTE.format(title=f"Retrieval Study Number {n}", n=n) for n in range(11)}
+    files["notes/title-only.md"] = "# Dense Retrieval Without Labels\n\n## 实验\n\n召回率提升 4.5%。\n"
+    git_repo.commit_files(files, "notes")
+    config, text, out = init(git_repo)
+    assert config["guides"] == ["notes/**/*.md"]
+    assert config["one-work-notes"] == ["notes/**/*.md"]
+    assert "# found: 11 of 12 sampled notes in notes/ name their one work at the head" in text
+    assert "found one-work-notes" in out
+    code, out, _err = run("check", "--all", "--format", "json", "--select", "KB005")
+    assert code == 0, out
+
+
+def test_a_folder_of_how_to_notes_is_not_one_work_notes(git_repo: GitRepo) -> None:
+    files = {f"howto/tool-{n}.md": HOWTO_NOTE.format(n=n) for n in range(12)}
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["guides"] == ["howto/**/*.md"]
+    assert config["one-work-notes"] == []
+    assert "found: " not in text.split("one-work-notes", 1)[0].rsplit("\n\n", 1)[-1]

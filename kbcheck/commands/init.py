@@ -33,6 +33,8 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
     detected = _detected(repo)
     links = link_settings(repo)
+    links.update(one_work_settings(repo, list(detected.settings.get("guides", [])),
+                                   list(detected.settings.get("knowledge", []))))
     proposed = {**detected.settings, **{key: value for key, (value, _why) in links.items()}}
     path = write_init(root, force=force, author=author.toml() if author else "", proposed=proposed,
                       found=detected.found, reasons={key: why for key, (_value, why) in links.items()})
@@ -44,6 +46,16 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     for key, (value, why) in links.items():
         print(f"found {key} = {value}: {why}", file=out)
     return 0
+
+
+def one_work_settings(repo: Repository | None, guides: list[str], knowledge: list[str]) -> dict[str, tuple[object, str]]:
+    """`one-work-notes` for the guide folders whose notes mostly name one work (`kbcheck.one_work_detect`)."""
+    if repo is None or not guides:
+        return {}
+    from kbcheck.one_work_detect import one_work_folders
+
+    chosen, why = one_work_folders(repo, guides, knowledge)
+    return {"one-work-notes": (chosen, why)} if chosen else {}
 
 
 def link_settings(repo: Repository | None) -> dict[str, tuple[object, str]]:

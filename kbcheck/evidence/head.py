@@ -11,7 +11,8 @@ sources already (`Document.source_refs`):
   names the work;
 - `head-link`: the lines under the title (or above it, on the note's first lines),
   before the note's first claim, link it,
-  each a labelled line (`**arXiv**: …`, `> 论文地址：…`), a line that cites an arXiv
+  each a labelled line (`**arXiv**: …`, `> 论文地址：…`; the code repository beside
+  the paper's id is the paper's own, one work), a line that cites an arXiv
   id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
   a sentence that recommends another page is no head;
 - `file-name`: the file is named after the title heading and a year, as a
@@ -20,6 +21,10 @@ sources already (`Document.source_refs`):
   Calculations`); a dated file (`2024-05-01-meeting.md`) is a diary, not a work;
 - `source-line`: a line anywhere that opens with a source label (`参考：`,
   `Source:`, `主要来源：`) names it;
+- `one-work-notes`: the configuration says the notes at this path are each about
+  one work (`one-work-notes`, proposed by `kbcheck init` for a folder whose notes
+  mostly name their work at the head): the title heading names it when no other
+  shape names anything (a head naming several works still names none);
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
   names it (a file, or the work's title).
 
@@ -114,13 +119,16 @@ def _links(block: Block) -> bool:
     return any(ref.form == "link" for ref in block.refs)
 
 
-def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None = None, path: str = "") -> Head:
-    """The work the note's head names, when all its shapes together name exactly one."""
+def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None = None, path: str = "",
+             titled: bool = False) -> Head:
+    """The work the note's head names, when all its shapes together name exactly one; in a note
+    the configuration says is about one work (`one-work-notes`, `titled`), its title names it
+    when nothing else does."""
     citations: list[Citation] = []
     links: list[Link] = []
     shapes: list[str] = []
     named = ""
-    title = title_heading(doc, path)
+    title = title_heading(doc, path) or (_first_heading(doc) if titled else None)
     head = _preamble(doc)
     if title is not None or head:
         head += _head_blocks(doc, title) if title is not None else []
@@ -146,12 +154,31 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if front_named:
         shapes.append("front-source")
     works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
+    if any(kind in _WORK_IDS for kind, _ in works):
+        # the code repository beside a paper's id is the paper's own (`**代码**: [GitHub](…)`)
+        works = {(kind, value) for kind, value in works if kind != "repo"}
     if len(works) == 1:
         return Head(tuple(shapes), tuple(citations), tuple(links))
     name = named or front_named
+    at = title.line if title is not None else 1
+    if titled and not works and not name and title is not None:
+        shapes.append("one-work-notes")
+        name = title.text
     if works or len(name) < _MIN_TITLE:
         return NO_WORK
-    return Head(tuple(shapes), (), (Link("work", name, title.line if title is not None else 1, 1),))
+    return Head(tuple(shapes), (), (Link("work", name, at, 1),))
+
+
+def _first_heading(doc: Document) -> Block | None:
+    """The note's title in a note about one work: its first heading, when it is a level-1 heading
+    (`## Method` first is a section, not a title), no claim stands before it and it links nothing
+    (a linked heading among others heads one of a list of works)."""
+    for block in doc.blocks:
+        if block.kind == "heading":
+            return block if doc.sections[block.section].level == 1 and not _links(block) else None
+        if block.claims:
+            return None
+    return None
 
 
 def filed_under(title: str, path: str) -> bool:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from kbcheck.evidence.head import NO_WORK, one_work, own_sources
 from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
+from kbcheck.globs import matches
 from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import REFERENCE
 from kbcheck.model.exemptions import NAMES
@@ -107,6 +108,7 @@ def _verdicts(kb: KnowledgeBase, path: str) -> Iterator[NumberVerdict]:
     kb.preload(c.card_path for citations in resolved.block_citations for c in citations if c.card_path)
     one_source = kb.kind_of(path) == GUIDE
     levels = _Levels(doc, resolved, one_source=one_source, path=path,
+                     titled=one_source and matches(kb.config.one_work_notes, path),
                      front=(lambda: frontmatter_fields(kb.text(path) or "")[0]) if one_source else None)
     # the exemptions switched off make the numbers they alone exempt claims again
     # (read from the configuration here: the rules import this module; KB005 declares the option
@@ -165,10 +167,12 @@ class _Levels:
     """The evidence levels of a document's blocks, each level's sources gathered once."""
 
     def __init__(self, doc: Document, resolved: Resolved, *, one_source: bool = False, path: str = "",
-                 front: Callable[[], dict[str, Any]] | None = None) -> None:
+                 titled: bool = False, front: Callable[[], dict[str, Any]] | None = None) -> None:
         self.doc = doc
         #: the file's path: a note filed under its work's title and year names it (`head.one_work`)
         self.path = path
+        #: whether the configuration says the note is about the one work its title names
+        self.titled = titled
         self.resolved = resolved
         #: whether the file is a note with one source (a guide): the work it names (`Document.work`)
         #: and the one work of its reference list are that source
@@ -314,7 +318,8 @@ class _Levels:
                 blocks.extend(self._entries())
             own = self._gather(list(dict.fromkeys(blocks)))
             # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
-            head = one_work(self.doc, self.resolved, self.front() if self.front else None, self.path) if (
+            head = one_work(self.doc, self.resolved, self.front() if self.front else None, self.path,
+                            self.titled) if (
                 self.one_source) else NO_WORK
             citations, links = own_sources(self.doc, self.resolved)
             self._file = Evidence(tuple(citations) + own.citations + head.citations,
