@@ -52,8 +52,10 @@ def one_work_folders(repo: git.Repository, guides: list[str], knowledge: list[st
                 named += 1
         if named >= MIN_SHARE * len(sample):
             chosen.append(glob)
-            said.append(f"{named} of {len(sample)} sampled notes in {folder}/ name their one work at the head")
-    return chosen, "; ".join(said) + ": a note there whose head is its title alone is about the work its title names"
+            said.append(f"{named} of {len(sample)} sampled notes in {folder}/")
+    more = f" and {len(said) - 3} more folders" if len(said) > 3 else ""
+    return chosen, (f"{'; '.join(said[:3])}{more} name their one work at the head: a note there whose head is "
+                    "its title alone is about the work its title names")
 
 
 __all__ = ["one_work_folders"]

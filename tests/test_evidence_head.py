@@ -84,6 +84,12 @@ SHAPES: dict[str, tuple[str, str]] = {
         "# Sparse Routing for Mixtures\n\n**代码**: [GitHub](https://github.com/someone/sparse-routing)  \n"
         "**Baseline**: [GitHub](https://github.com/other/dense-routing)\n",
     ),
+    "head-link (the paper's page and its code)": (
+        "# Sparse Routing for Mixtures\n\n**论文**: [Open Access](https://example.org/papers/sparse-routing.html)  \n"
+        "**代码**: [GitHub](https://github.com/someone/sparse-routing)\n",
+        "# Sparse Routing for Mixtures\n\n**论文**: [Open Access](https://example.org/papers/sparse-routing.html)  \n"
+        "**博客**: [a summary](https://example.org/blog/summary)\n",
+    ),
     "source-line (anywhere on the page)": (
         "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[the course](https://example.org/course)\n",
         "# Sparse Routing for Mixtures\n\n## Notes\n\n主要来源：[one](https://example.org/a)，[two](https://example.org/b)\n",

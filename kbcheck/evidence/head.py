@@ -11,8 +11,8 @@ sources already (`Document.source_refs`):
   names the work;
 - `head-link`: the lines under the title (or above it, on the note's first lines),
   before the note's first claim, link it,
-  each a labelled line (`**arXiv**: …`, `> 论文地址：…`; the code repository beside
-  the paper's id is the paper's own, one work), a line that cites an arXiv
+  each a labelled line (`**arXiv**: …`, `> 论文地址：…`; a code repository beside
+  the paper's id or page is the paper's code, one work), a line that cites an arXiv
   id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
   a sentence that recommends another page is no head;
 - `file-name`: the file is named after the title heading and a year, as a
@@ -154,8 +154,8 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if front_named:
         shapes.append("front-source")
     works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
-    if any(kind in _WORK_IDS for kind, _ in works):
-        # the code repository beside a paper's id is the paper's own (`**代码**: [GitHub](…)`)
+    if any(kind != "repo" for kind, _ in works):
+        # a code repository beside the paper's id or page is the paper's code (`**代码**: [GitHub](…)`)
         works = {(kind, value) for kind, value in works if kind != "repo"}
     if len(works) == 1:
         return Head(tuple(shapes), tuple(citations), tuple(links))
