@@ -68,7 +68,13 @@ SHAPES: dict[str, tuple[str, str]] = {
     "head-link (a labelled line)": (
         "# Sparse Routing for Mixtures\n\n**会议**: ICML 2025\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n",
         "# Sparse Routing for Mixtures\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)\n\n"
-        "**Blog**: [a summary](https://example.org/summary)\n",
+        "**Baseline**: [2411.01234](https://arxiv.org/abs/2411.01234)\n",
+    ),
+    "head-link (a paper's id and its project page)": (
+        "# Sparse Routing for Mixtures\n\n**arXiv**: [2504.08748](https://arxiv.org/abs/2504.08748)  \n"
+        "**代码**: [project](https://someone.github.io/sparse-routing)\n",
+        "# Sparse Routing for Mixtures\n\n**项目**: [project](https://someone.github.io/sparse-routing)  \n"
+        "**博客**: [a summary](https://example.org/blog/summary)\n",
     ),
     "head-link (a source address on the first line, above the title)": (
         "https://arxiv.org/abs/2504.08748\n\n# Sparse Routing for Mixtures\n",

@@ -11,8 +11,9 @@ sources already (`Document.source_refs`):
   names the work;
 - `head-link`: the lines under the title (or above it, on the note's first lines),
   before the note's first claim, link it,
-  each a labelled line (`**arXiv**: …`, `> 论文地址：…`; a code repository beside
-  the paper's id or page is the paper's code, one work), a line that cites an arXiv
+  each a labelled line (`**arXiv**: …`, `> 论文地址：…`; beside one paper's id, the
+  other links are its companions (code, project page), and a code repository
+  beside a paper's page is its code: one work), a line that cites an arXiv
   id or DOI (`> ICML 2025. doi:…`) or a line of links alone (`[paper link](…)`);
   a sentence that recommends another page is no head;
 - `file-name`: the file is named after the title heading and a year, as a
@@ -29,8 +30,8 @@ sources already (`Document.source_refs`):
   names it (a file, or the work's title).
 
 All the shapes a note shows together must name exactly one work: a head that
-links a paper and a blog post, or a `Source:` line listing three inputs, names
-none. Only notes with one source (guides) are read so; a living document or a
+cites two papers, or links a paper's page and a blog post, or a `Source:` line
+listing three inputs, names none. Only notes with one source (guides) are read so; a living document or a
 brief that lists its inputs at the top still needs a source beside each number.
 """
 
@@ -154,8 +155,12 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if front_named:
         shapes.append("front-source")
     works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
-    if any(kind != "repo" for kind, _ in works):
-        # a code repository beside the paper's id or page is the paper's code (`**代码**: [GitHub](…)`)
+    papers = {(kind, value) for kind, value in works if kind in _WORK_IDS}
+    if len(papers) == 1:
+        # beside one paper's id, the other links are its companions: code, project page, slides
+        works = papers
+    elif any(kind != "repo" for kind, _ in works):
+        # a code repository beside the paper's page is the paper's code (`**代码**: [GitHub](…)`)
         works = {(kind, value) for kind, value in works if kind != "repo"}
     if len(works) == 1:
         return Head(tuple(shapes), tuple(citations), tuple(links))
