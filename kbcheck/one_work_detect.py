@@ -5,15 +5,18 @@ authors under the title, a paper link, a file named after the title and a
 year: the shapes of `evidence/head.py`), the folder holds one note per work,
 and a note of it whose head is its title alone is about the work its title
 names too. Init proposes `one-work-notes` for such a folder and says how many
-of its sampled notes showed it (docs/adopting.md).
+of its sampled notes showed it (docs/adopting.md); a folder of fewer than
+`MIN_NOTES` notes is judged with the folders beside it.
 """
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kbcheck import git
+    from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: notes sampled per folder, the fewest that can show a habit, and the share that makes it one
 SAMPLE = 40
@@ -27,35 +30,51 @@ def one_work_folders(repo: git.Repository, guides: list[str], knowledge: list[st
     """The guide globs (`folder/**/*.md`) whose sampled notes mostly name one work, and why
     (`knowledge`: the living documents init proposes, which are no guides)."""
     from kbcheck.config import Config
-    from kbcheck.evidence.head import one_work
-    from kbcheck.model.cards import frontmatter_fields
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.snapshots import WorktreeSnapshot
 
     snapshot = WorktreeSnapshot(repo)
     kb = KnowledgeBase(snapshot, Config(guides=tuple(guides), knowledge=tuple(knowledge)))
-    chosen: list[str] = []
-    said: list[str] = []
     paths = sorted(p for p in snapshot.paths() if p.lower().endswith(".md"))
     per_folder = min(SAMPLE, max(MIN_NOTES, BUDGET // max(1, len(guides))))
+    counts: dict[str, tuple[int, int]] = {}  # glob -> (notes naming one work, notes sampled)
     for glob in guides:
         folder = glob.split("/**", 1)[0]
         notes = [p for p in paths if p.startswith(folder + "/") and kb.kind_of(p) == "guide"]
         sample = notes[:: max(1, len(notes) // per_folder)][:per_folder]
-        if len(sample) < MIN_NOTES:
-            continue
-        named = 0
-        for path in sample:
-            doc = kb.document(path)
-            if doc is not None and one_work(doc, kb.resolve(path), frontmatter_fields(kb.text(path) or "")[0],
-                                            path).shapes:
-                named += 1
-        if named >= MIN_SHARE * len(sample):
+        named = sum(1 for path in sample if _names_one_work(kb, path))
+        counts[glob] = (named, len(sample))
+    # a folder too small to show a habit takes its sibling folders' (`docs/ACL/robotics` beside
+    # `docs/ACL/retrieval`): one collection, one way of writing a note
+    pooled: dict[str, tuple[int, int]] = {}
+    for glob, (named, sampled) in counts.items():
+        parent = posixpath.dirname(glob.split("/**", 1)[0])
+        total = pooled.get(parent, (0, 0))
+        pooled[parent] = (total[0] + named, total[1] + sampled)
+    chosen: list[str] = []
+    said: list[str] = []
+    for glob, (named, sampled) in counts.items():
+        folder = glob.split("/**", 1)[0]
+        if sampled < MIN_NOTES:
+            named, sampled = pooled[posixpath.dirname(folder)]
+            where = f"the folders beside {folder}/"
+        else:
+            where = f"{folder}/"
+        if sampled >= MIN_NOTES and named >= MIN_SHARE * sampled:
             chosen.append(glob)
-            said.append(f"{named} of {len(sample)} sampled notes in {folder}/")
+            said.append(f"{named} of {sampled} sampled notes in {where}")
     more = f" and {len(said) - 3} more folders" if len(said) > 3 else ""
     return chosen, (f"{'; '.join(said[:3])}{more} name their one work at the head: a note there whose head is "
                     "its title alone is about the work its title names")
+
+
+def _names_one_work(kb: KnowledgeBase, path: str) -> bool:
+    from kbcheck.evidence.head import one_work
+    from kbcheck.model.cards import frontmatter_fields
+
+    doc = kb.document(path)
+    return doc is not None and bool(one_work(doc, kb.resolve(path), frontmatter_fields(kb.text(path) or "")[0],
+                                             path).shapes)
 
 
 __all__ = ["one_work_folders"]

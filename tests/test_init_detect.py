@@ -90,3 +90,14 @@ def test_a_folder_of_how_to_notes_is_not_one_work_notes(git_repo: GitRepo) -> No
     assert config["guides"] == ["howto/**/*.md"]
     assert config["one-work-notes"] == []
     assert "found: " not in text.split("one-work-notes", 1)[0].rsplit("\n\n", 1)[-1]
+
+
+def test_a_small_folder_is_judged_with_the_folders_beside_it(git_repo: GitRepo) -> None:
+    files = {f"notes/big/paper-{n}.md": VENUE_NOTE.format(title=f"Retrieval Study Number {n}", n=n) for n in range(10)}
+    files.update({f"notes/small/paper-{n}.md": VENUE_NOTE.format(title=f"Parsing Study Number {n}", n=n) for n in range(3)})
+    files.update({f"howto/tool-{n}.md": HOWTO_NOTE.format(n=n) for n in range(4)})
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert sorted(config["guides"]) == ["howto/**/*.md", "notes/big/**/*.md", "notes/small/**/*.md"]
+    assert sorted(config["one-work-notes"]) == ["notes/big/**/*.md", "notes/small/**/*.md"]
+    assert "13 of 13 sampled notes in the folders beside notes/small/" in text
