@@ -15,7 +15,7 @@ one paper). A `[n]` marker in the block makes the n-th entry of the
 reference list its source. In a guide (a note with one source), the work the
 note names at its head is the file's own source too, when all the shapes it
 shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
-`作者：`, `**会议**: ACL 2025`, `> 期刊：…`, `> 论文：…`, `ISBN`) under the title (the first
+`作者：`, `会议: ACL 2025`, `> 期刊：…`, `> 论文：…`, `ISBN`) under the title (the first
 heading, of any level) or in a first `## 基本信息` / `## Paper Info` section; a
 file named after its title and a year (`2023 Segment Anything.md`; not a dated
 `2024-05-01-….md`); head
