@@ -127,14 +127,9 @@ class _Directives:
         return found
 
     def disable(self, rule_id: str, problem: Problem) -> bool:
-        """A `disable-file` comment, or a `disable` comment on the problem's block."""
+        """Whether a disable comment of the problem's file covers it (`Document.disables`)."""
         doc = self._of(problem.path)
-        if doc is None:
-            return False
-        if rule_id in doc.file_disabled:
-            return True
-        block = doc.block_at(problem.line)  # the document indexes its lines once
-        return block is not None and rule_id in block.disabled
+        return doc is not None and doc.disables(rule_id, problem.line)
 
 
 def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, comments: bool = True) -> list[Stamped]:
@@ -221,7 +216,8 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
                 found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
         file_stamped = stamp(kb, found) if found else []
         stamped.extend(file_stamped)
-        kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
+        audited = audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused)
+        kb.notices.extend(n for n in audited if n not in kb.notices)  # another tool's comments: said once
         if kept is not None:
             kept.put(path, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]), kind)
         if progress is not None:

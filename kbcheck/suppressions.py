@@ -1,24 +1,25 @@
 """Disable comments you can trust: one naming an unknown rule, or suppressing nothing, is said so.
 
-A disable comment (`<!-- kbcheck: disable=KB005 -->` before a block,
-`disable-file=` anywhere) that names a rule kbcheck does not have is a typo:
-the finding it meant to hide is still reported, and the comment would
-otherwise sit there looking like it works. With `--report-unused-disables`,
-a comment naming a rule that ran on the file and found nothing it covers is
-reported too, as ESLint's `--report-unused-disable-directives` and ruff's
-RUF100 do. Both are notices (one `path:line: …` line on stderr), not
-findings: a finding carries a rule id, and these are about the comments,
-not about the knowledge base (`docs/rules.md`, "Suppressing a finding").
+The comments come from the file's one parse (`kbcheck.model.disables`). One
+that names a rule kbcheck does not have is a typo: the finding it meant to
+hide is still reported, and the comment would otherwise sit there looking
+like it works. With `--report-unused-disables`, a comment naming a rule that
+ran on the file and found nothing it covers is reported too, as ESLint's
+`--report-unused-disable-directives` and ruff's RUF100 do. Another tool's
+comment (markdownlint's, Vale's) is said once per run with what to write
+instead; a `kbcheck` comment in no known form is said with its place
+(`docs/rules.md`, "Suppressing a finding").
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.i18n import Text, _
+from kbcheck.model.disables import ALL, ENABLE, Directive, UnreadComment
+from kbcheck.printable import printable_message
 
 if TYPE_CHECKING:
     from kbcheck.engine import Stamped
@@ -28,41 +29,32 @@ if TYPE_CHECKING:
 CHANGE_RULES = ("KB007",)
 
 
-@dataclass(frozen=True)
-class Directive:
-    """One disable comment: its line, whether it covers the file, the rule names as written,
-    and the lines it covers (the block after it; the whole file for `disable-file`)."""
-
-    line: int
-    file_wide: bool
-    names: tuple[str, ...]
-    first: int
-    last: int
-
-
-def directives(kb: KnowledgeBase, path: str) -> list[Directive]:
-    """The disable comments of a markdown file, read from the same token stream the parser uses."""
+def directives(kb: KnowledgeBase, path: str) -> tuple[list[Directive], list[UnreadComment]]:
+    """The disable comments of a markdown file and those it cannot read, from its one parse."""
     from kbcheck.model.document import MARKDOWN_SUFFIXES
 
     if not path.lower().endswith(MARKDOWN_SUFFIXES) or kb.snapshot.blob_id(path) is None:
-        return []
+        return [], []
     if not kb.names_kbcheck(path):  # the common case, known without reading the file on a warm run
-        return []
-    text = kb.text(path)
-    if text is None:
-        return []
-    from kbcheck.model.document import directives_in
-
+        return [], []
     doc = kb.document(path)
-    starts = sorted((block.line, block.end_line) for block in doc.blocks) if doc is not None else []
-    found: list[Directive] = []
-    for line, file_wide, names in directives_in(text):
-        if file_wide:
-            found.append(Directive(line, True, names, 1, 1 << 30))
-            continue
-        covered = next(((first, last) for first, last in starts if first > line), (0, -1))
-        found.append(Directive(line, False, names, *covered))
-    return found
+    if doc is None:
+        return [], []
+    return doc.directives, doc.unread_comments
+
+
+def _unread_notice(path: str, comment: UnreadComment) -> Text:
+    if comment.tool == "markdownlint":
+        return _("kbcheck does not read markdownlint's comments (`<!-- markdownlint-disable -->`); to hide a "
+                 "kbcheck finding write `<!-- kbcheck-disable KBnnn -->` … `<!-- kbcheck-enable KBnnn -->` "
+                 "(docs/rules.md)")
+    if comment.tool == "vale":
+        return _("kbcheck does not read Vale's comments (`<!-- vale off -->`); to hide a kbcheck finding write "
+                 "`<!-- kbcheck-disable -->` … `<!-- kbcheck-enable -->` (docs/rules.md)")
+    return _("{path}:{line}: kbcheck does not understand the comment {comment}: it disables nothing; the forms "
+             "are `kbcheck-disable`, `kbcheck-enable`, `kbcheck-disable-line`, `kbcheck-disable-next-line` and "
+             "`kbcheck-disable-file`, each with rule ids or none for every rule (docs/rules.md)",
+             path=path, line=comment.line, comment=printable_message(comment.comment[:200]))
 
 
 def _unknown(name: str, known: Sequence[str], names: dict[str, str]) -> str:
@@ -82,33 +74,40 @@ def audit_disables(kb: KnowledgeBase, path: str, ran: Iterable[str], stamped: Se
     `ran` is the rules that ran on this file; a comment for a rule that did not
     run (not selected, ignored, another kind of file) is never called unused.
     """
-    found = directives(kb, path)
+    found, unread = directives(kb, path)
+    notices: list[str] = [_unread_notice(path, comment) for comment in unread]
     if not found:
-        return []
+        return notices
     from kbcheck.rules import all_rules
 
     rules = all_rules()
     known = list(rules)
     names = {rule.name.lower(): rule.id for rule in rules.values()}
     ran_ids = set(ran)
-    notices: list[str] = []
     for directive in found:
-        for name in directive.names:
-            rule_id = name.upper()
-            if rule_id not in rules:
-                notices.append(_("{path}:{line}: {notice}", path=path, line=directive.line,
-                                 notice=_unknown(name, known, names)))
-            elif rule_id in CHANGE_RULES:
-                notices.append(_("{path}:{line}: {id} judges the change, not the text: "
-                                 "a disable comment cannot suppress it (see `kbcheck explain {id}`)",
-                                 path=path, line=directive.line, id=rule_id))
-            elif report_unused and rule_id in ran_ids and not _used(directive, rule_id, stamped):
-                notices.append(_unused_notice(path, directive.line, rule_id))
+        name = directive.rule
+        rule_id = name.upper()
+        if directive.reach == ENABLE:
+            continue
+        if name == ALL:
+            if report_unused and not _used(directive, ran_ids, stamped):
+                notices.append(_("{path}:{line}: unused disable comment: no rule reports anything it covers",
+                                 path=path, line=directive.line))
+        elif rule_id not in rules:
+            notices.append(_("{path}:{line}: {notice}", path=path, line=directive.line,
+                             notice=_unknown(name, known, names)))
+        elif rule_id in CHANGE_RULES:
+            notices.append(_("{path}:{line}: {id} judges the change, not the text: "
+                             "a disable comment cannot suppress it (see `kbcheck explain {id}`)",
+                             path=path, line=directive.line, id=rule_id))
+        elif report_unused and rule_id in ran_ids and not _used(directive, {rule_id}, stamped):
+            notices.append(_unused_notice(path, directive.line, rule_id))
     return notices
 
 
-def _used(directive: Directive, rule_id: str, stamped: Sequence[Stamped]) -> bool:
-    return any(item.disabled and item.rule == rule_id and directive.first <= item.problem.line <= directive.last
+def _used(directive: Directive, rule_ids: set[str], stamped: Sequence[Stamped]) -> bool:
+    """Whether the comment covers a suppressed problem of one of these rules."""
+    return any(item.disabled and item.rule in rule_ids and directive.covers(item.rule, item.problem.line)
                for item in stamped)
 
 
