@@ -91,11 +91,12 @@ def rules_md() -> str:
         "nothing either, and is a notice naming its file and line.",
         "",
         "A disable comment that names a rule kbcheck does not have (`disable=KB05`, or a rule's",
-        "name instead of its id) is a notice, one `path:line:` line on standard error naming",
-        "the id it probably meant: the finding it meant to hide is still reported. With",
-        "`kbcheck check --report-unused-disables`, a comment for a rule that ran on the file",
-        "and found nothing it covers is a notice too, and the run exits 1, as ruff's RUF100",
-        "does. KB007 judges the change, not the text, so no comment can disable it."
+        "name instead of its id) is a KB010 finding naming the id it probably meant: the",
+        "finding it meant to hide is still reported. With `kbcheck check",
+        "--report-unused-disables` (or `report = [\"unknown\", \"unused\"]` under `[rules.KB010]`),",
+        "a comment for a rule that ran on the file and found nothing it covers is a KB010",
+        "finding too, and the run exits 1, as ruff's RUF100 does; `--fix` removes the id, or",
+        "the comment. KB007 judges the change, not the text, so no comment can disable it."
     ]
     for rule in rules.values():
         lines += ["", f"## {rule.id} {rule.name}", "",
