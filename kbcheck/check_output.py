@@ -19,7 +19,7 @@ from kbcheck.errors import UsageError
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from kbcheck.commands.check import CheckOptions
     from kbcheck.findings import Finding, Report
@@ -51,7 +51,7 @@ def _render_statistics_json(report: Report, out: TextIO) -> None:
 
 #: formats a person reads: they follow the run's language; the others are read by programs and
 #: stay English unless `--lang` asks otherwise (`docs/output.md`)
-READ_BY_PEOPLE = ("text", "github")
+READ_BY_PEOPLE = ("text", "full", "github")
 
 
 def output_lang(options: CheckOptions, lang: str) -> str:
@@ -77,18 +77,24 @@ def localized(report: Report, lang: str) -> Report:
 
 
 def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule], out: TextIO,
-                 root: Path, cwd: Path, *, lang: str = "en") -> None:
+                 root: Path, cwd: Path, *, lang: str = "en", read: Callable[[str], bytes | None] | None = None) -> None:
     """Render the report in `options.format` to stdout, or to `--output` (replaced atomically),
-    its messages in `lang` where the format follows it."""
+    its messages in `lang` where the format follows it; `read` gives a checked file's bytes (`full`)."""
     from kbcheck.reporters import render
 
-    if options.statistics and options.format not in ("text", "json"):
+    if options.statistics and options.format not in ("text", "full", "json"):
         raise UsageError(_("--statistics counts findings in the text and json formats; the others carry every finding"))
     lang = output_lang(options, lang)
     report = localized(report, lang)
     target: TextIO = io.StringIO() if options.output else out
-    color = options.format == "text" and use_color(options.color, target)
-    if options.format == "text":
+    color = options.format in ("text", "full") and use_color(options.color, target)
+    if options.format == "full" and not options.statistics:
+        from kbcheck.paths import report_from_here
+        from kbcheck.reporters.full import render as render_full
+
+        render_full(report_from_here(report, root, cwd), rules, target, color=color,
+                    source=_source_lines(report, read), lang=lang, quiet=options.quiet)
+    elif options.format in ("text", "full"):
         from kbcheck.paths import report_from_here
         from kbcheck.reporters.text import render as render_text
 
@@ -106,6 +112,21 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
         write_atomically(Path(options.output).absolute(), target.getvalue().encode("utf-8"))
 
 
+def _source_lines(report: Report, read: Callable[[str], bytes | None] | None) -> Callable[[int], list[str] | None]:
+    """The lines of the i-th finding's file, each file read once, as the rules saw its text."""
+    texts: dict[str, list[str] | None] = {}
+
+    def lines(index: int) -> list[str] | None:
+        path = report.findings[index].path
+        if path not in texts:
+            data = read(path) if read is not None else None
+            text = data.decode("utf-8", "replace").removeprefix("\ufeff") if data is not None else None
+            texts[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if text is not None else None
+        return texts[path]
+
+    return lines
+
+
 def exit_status(options: CheckOptions, report: Report) -> int:
     """1 for errors (warnings too with `--strict`, unused disable comments when reported), else 0;
     always 0 with `--exit-zero`."""
@@ -115,6 +136,6 @@ def exit_status(options: CheckOptions, report: Report) -> int:
         return 0
     if report.errors or (options.strict and report.warnings):
         return 1
-    if options.report_unused_disables and count_unused(report.notices):
+    if count_unused(report.findings):  # reported only when asked for
         return 1
     return 0

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from kbcheck.arguments import ArgumentParser
 from kbcheck.commands import run_command
-from kbcheck.reporters import FORMATS
+from kbcheck.reporters import CHECK_FORMATS
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -37,6 +37,21 @@ class _Version(argparse.Action):
 
         sys.stdout.write(f"kbcheck {version()}\n")
         parser.exit()
+
+
+class _ConfigArgument(argparse.Action):
+    """`--config FILE`, or `--config 'key = value'` as ruff reads it: a value holding `=` that
+    names no file is a TOML override (`config_overrides`, in the order given)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        import os
+
+        value = str(values)
+        if "=" in value and not os.path.exists(value):
+            namespace.config_overrides = [*(getattr(namespace, "config_overrides", None) or []), value]
+        else:
+            namespace.config = value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,7 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--filter", choices=("added", "file", "all"),
                        help="report findings on added lines, in touched files, or everywhere "
                        "(default: added for --diff, file otherwise)")
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--format", "--output-format", choices=CHECK_FORMATS, default="text",
+                       help="output format (default: text; full: text with the source lines of each finding)")
     base = check.add_mutually_exclusive_group()
     base.add_argument("--baseline", action="store_true", default=None, dest="baseline",
                       help="report only findings not accepted in the baseline (default when it exists)")
@@ -75,7 +91,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--extend-select", metavar="RULES",
                        help="run these rules as well, even when the configuration ignores them")
     check.add_argument("--ignore", metavar="RULES", help="do not run these rules (after --select)")
-    check.add_argument("--config", metavar="FILE", help="configuration file (default: .kbcheck.toml)")
+    check.add_argument("--config", metavar="FILE|KEY=VALUE", action=_ConfigArgument, default=None,
+                       help="configuration file (default: .kbcheck.toml), or a 'key = value' in TOML that "
+                       "overrides it (repeatable), e.g. --config 'lang = \"en\"'")
+    check.add_argument("--per-file-ignores", metavar="GLOB:RULES", action="append", default=[],
+                       help="do not report these rules (ids or names, comma-separated) in files matching GLOB "
+                       "(repeatable; adds to the configuration's per-file-ignores)")
     check.add_argument("--author", metavar="SLUG", help="who is committing (KB007); default from KBCHECK_AUTHOR or git")
     check.add_argument("--actor", metavar="LOGIN",
                        help="with --diff: judge the net change as the author whose logins hold LOGIN "
@@ -89,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="print a count per rule instead of the findings (text or json)")
     check.add_argument("--report-unused-disables", action="store_true",
                        help="report disable comments that suppress nothing (and exit 1 for them)")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="check the text on standard input as the file PATH (for editors); nothing is written")
     check.add_argument("--show-files", action="store_true",
                        help="list the selected files with their kind and why, and check nothing")
     check.add_argument("--show-settings", action="store_true",
@@ -99,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--lang", metavar="zh|en",
                        help="language of messages, notices and errors (default: lang in .kbcheck.toml, else en); "
                        "json, sarif and gitlab stay English unless it is given")
-    check.set_defaults(handler=cmd_check)
+    check.set_defaults(handler=cmd_check, config_overrides=[])
 
     digest = sub.add_parser("digest", help="write the digest brief of what changed since the baseline")
     digest.add_argument("--since", metavar="REV", help="compare from REV (default: the baseline commit)")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import posixpath
 import re
 import stat
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -183,37 +184,106 @@ _QUOTE_CHARS = 60
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
-def load_config(root: Path, config_file: str | Path | None = None) -> Config:
+#: how many files an `extend` chain may hold
+MAX_EXTENDS = 8
+#: reads a file an `extend` names, by its path relative to the repository (or as written, outside it)
+ReadExtended = Callable[[str], "bytes | None"]
+
+
+def load_config(root: Path, config_file: str | Path | None = None, overrides: Sequence[str] = ()) -> Config:
     """The configuration of the repository at `root`.
 
     `config_file` (relative to the current directory) wins; else `.kbcheck.toml`
     at the root; else `[tool.kbcheck]` in the root's `pyproject.toml`; else the
     defaults. A pyproject without that table means defaults, unless it was named
-    explicitly.
+    explicitly. An `extend` key names a file whose keys this one's override;
+    `overrides` (`--config 'key = value'`, TOML) override both.
     """
     root = Path(root)
+    options = _options_of(overrides)
+
+    def read_from_disk(rel: str) -> bytes | None:
+        path = root / rel if not Path(rel).is_absolute() else Path(rel)
+        return _read(path, rel) if path.exists() else None
+
     if config_file is not None:
         path = Path(config_file)
         name = _display_name(root, path)
         if not path.exists():
             raise ConfigError(_("config file {name} not found", name=repr(name)))
-        return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True)
+        return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True,
+                      read_extended=read_from_disk, overrides=options)
     own = root / CONFIG_FILE
     if own.exists() or own.is_symlink():
-        return _parse(_read(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True)
+        return _parse(_read(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True,
+                      read_extended=read_from_disk, overrides=options)
     pyproject = root / PYPROJECT
     if pyproject.exists() or pyproject.is_symlink():
-        return _parse(_read(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False)
-    return Config()
+        return _parse(_read(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False,
+                      read_extended=read_from_disk, overrides=options)
+    return _validate(options, where="--config", source="--config") if options else Config()
 
 
-def config_from_bytes(data: bytes, source: str, *, pyproject: bool = False) -> Config:
+def config_from_bytes(data: bytes, source: str, *, pyproject: bool = False,
+                      read_extended: ReadExtended | None = None) -> Config:
     """Parse and validate a configuration file's bytes (e.g. a blob from the git index).
 
     `source` is the name messages use; with `pyproject`, `[tool.kbcheck]` is read
-    and its absence means the defaults.
+    and its absence means the defaults. `read_extended` reads the files an
+    `extend` names, from the same place (without it, `extend` is an error).
     """
-    return _parse(data, source, pyproject=pyproject, required=False)
+    return _parse(data, source, pyproject=pyproject, required=False, read_extended=read_extended)
+
+
+def _options_of(overrides: Sequence[str]) -> dict[str, Any]:
+    """`--config 'key = value'` overrides as one table, each parsed as a line of TOML (ruff's way)."""
+    import tomllib
+
+    options: dict[str, Any] = {}
+    for override in overrides:
+        try:
+            parsed = tomllib.loads(override)
+        except tomllib.TOMLDecodeError as exc:
+            _fail(_("--config {value} is neither a file nor a TOML 'key = value': {reason}",
+                    value=_quote(override), reason=str(exc)), "--config")
+        options = _merged(options, parsed)
+    if options:
+        _validate(options, where="--config", source="--config")  # a bad override is named as one
+    return options
+
+
+def _merged(base: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """`own`'s keys over `base`'s; a table in both is merged key by key (`[rules.KB005]` beside
+    `[rules.KB010]`)."""
+    merged = dict(base)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _with_extended(table: dict[str, Any], name: str, read: ReadExtended | None, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The table over the files its `extend` chain names (a path relative to the file naming it)."""
+    if "extend" not in table:
+        return table
+    own = dict(table)
+    target = own.pop("extend")
+    if not isinstance(target, str) or not target.strip():
+        _fail(_("'extend' in {name} must be the path of a configuration file, got {kind}", name=name,
+                kind=_kind(target)), name)
+    rel = posixpath.normpath(posixpath.join(posixpath.dirname(name), target)) if not target.startswith("/") else target
+    if read is None:
+        _fail(_("'extend' in {name} cannot be read here", name=name), name)
+    if rel in seen or rel == name or len(seen) >= MAX_EXTENDS:
+        _fail(_("'extend' in {name} makes a loop or a chain over {count} files: {path}", name=name,
+                count=MAX_EXTENDS, path=rel), name)
+    data = read(rel)
+    if data is None:
+        _fail(_("'extend' in {name}: config file {path} not found", name=name, path=repr(rel)), name)
+    base = _table_of(data, rel, pyproject=posixpath.basename(rel) == PYPROJECT, required=True) or {}
+    return _merged(_with_extended(base, rel, read, (*seen, name)), own)
 
 
 def config_from_mapping(options: Mapping[str, Any], source: str) -> Config:
@@ -289,8 +359,20 @@ def _check_size(size: int, name: str) -> None:
                             limit=MAX_CONFIG_BYTES))
 
 
-def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config:
-    """Bytes to `Config`: decode, parse TOML, pick the table, validate."""
+def _parse(data: bytes, name: str, *, pyproject: bool, required: bool, read_extended: ReadExtended | None = None,
+           overrides: Mapping[str, Any] | None = None) -> Config:
+    """Bytes to `Config`: decode, parse TOML, pick the table, follow `extend`, apply the overrides, validate."""
+    table = _table_of(data, name, pyproject=pyproject, required=required)
+    if table is None and not overrides:
+        return Config()
+    where = f"{name} [tool.kbcheck]" if pyproject else name
+    merged = _merged(_with_extended(table or {}, name, read_extended), overrides or {})
+    return _validate(merged, where=where, source=name)
+
+
+def _table_of(data: bytes, name: str, *, pyproject: bool, required: bool) -> dict[str, Any] | None:
+    """Bytes to the file's kbcheck table: decode, parse TOML, pick the table; None for a pyproject
+    without `[tool.kbcheck]` that was not named explicitly."""
     import tomllib
 
     _check_size(len(data), name)
@@ -308,17 +390,16 @@ def _parse(data: bytes, name: str, *, pyproject: bool, required: bool) -> Config
     except RecursionError:
         _fail(_("invalid TOML in {name}: values are nested too deeply", name=name), name)
     if not pyproject:
-        return _validate(document, where=name, source=name)
+        return document
     tool = document.get("tool")
     section = tool.get("kbcheck") if isinstance(tool, dict) else None
-    where = f"{name} [tool.kbcheck]"
     if section is None:
         if required:
             _fail(_("{name} has no [tool.kbcheck] table", name=name), name)
-        return Config()
+        return None
     if not isinstance(section, dict):
         _fail(_("[tool.kbcheck] in {name} must be a table, got {kind}", name=name, kind=_kind(section)), name)
-    return _validate(section, where=where, source=name)
+    return section
 
 
 # --- validation -----------------------------------------------------------------------------

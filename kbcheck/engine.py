@@ -127,14 +127,9 @@ class _Directives:
         return found
 
     def disable(self, rule_id: str, problem: Problem) -> bool:
-        """A `disable-file` comment, or a `disable` comment on the problem's block."""
+        """Whether a disable comment of the problem's file covers it (`Document.disables`)."""
         doc = self._of(problem.path)
-        if doc is None:
-            return False
-        if rule_id in doc.file_disabled:
-            return True
-        block = doc.block_at(problem.line)  # the document indexes its lines once
-        return block is not None and rule_id in block.disabled
+        return doc is not None and doc.disables(rule_id, problem.line)
 
 
 def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, comments: bool = True) -> list[Stamped]:
@@ -196,10 +191,12 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
 
     Disable comments are audited while the file is at hand (`kbcheck.suppressions`).
     """
-    from kbcheck.suppressions import audit_disables
+    from kbcheck.suppressions import USELESS_DISABLE, audit_disables, reports_unused_disables
+
+    by_id = all_rules()
 
     progress = options.progress if options else None
-    unused = bool(options and options.report_unused_disables)
+    unused = bool(options and options.report_unused_disables) or reports_unused_disables(config)
     # at a commit, what a file's check found is kept: asked again, the file is not checked again
     kept = AtCommit.for_run(kb, CHECKED, "checked", config_digest(config), ",".join(sorted(r.id for r in rules)),
                             "unused" if unused else "")
@@ -220,8 +217,11 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
             if kind in rule.kinds and check_file is not None:
                 found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
         file_stamped = stamp(kb, found) if found else []
+        audited, useless = audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused)
+        kb.notices.extend(n for n in audited if n not in kb.notices)  # another tool's comments: said once
+        if useless:
+            file_stamped += stamp(kb, [(by_id[USELESS_DISABLE], kind, problem) for problem in useless], comments=False)
         stamped.extend(file_stamped)
-        kb.notices.extend(audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused))
         if kept is not None:
             kept.put(path, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]), kind)
         if progress is not None:

@@ -23,7 +23,8 @@ class Edit:
 
     Lines and columns are 1-based and count characters of the file's text as
     rules see it (`\\n` line ends, no BOM). An empty `original` inserts; a line
-    break in `replacement` is written as the file's own line end there. The
+    break in `replacement` is written as the file's own line end there, and one ending `original`
+    stands for the line's end (the edit removes the line). The
     fixer applies it only where the file still reads `original` there, so it
     never needs to know the rule that made it. `description` says what it
     does, for the formats that show fixes (`docs/output.md`).

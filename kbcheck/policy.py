@@ -56,25 +56,33 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
 
     `config_file`, when it names a file inside the repository, is read at
     `rev`; one outside the repository is the operator's own and read as is.
+    The files an `extend` names are read where the file naming them was.
     """
+
+    def at_rev(rel: str) -> bytes | None:
+        if rel.startswith(("/", "../")) or rel == "..":
+            return None  # a revision holds only the repository's own files
+        return _file_at(repo, rev, rel)
+
     if config_file is not None:
         path = Path(config_file).resolve()
         try:
             rel = path.relative_to(repo.root).as_posix()
         except ValueError:
             from_disk = _read_outside(path, config_file)
-            return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT)
+            return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT,
+                                     read_extended=lambda name: _read_outside(Path(name), name))
         data = _file_at(repo, rev, rel)
         if data is None:
             raise PolicyError(_("config file {name} does not exist at {rev}, the trusted side of this change",
                                 name=repr(rel), rev=rev))
-        return config_from_bytes(data, rel, pyproject=path.name == PYPROJECT)
+        return config_from_bytes(data, rel, pyproject=path.name == PYPROJECT, read_extended=at_rev)
     data = _file_at(repo, rev, CONFIG_FILE)
     if data is not None:
-        return config_from_bytes(data, CONFIG_FILE)
+        return config_from_bytes(data, CONFIG_FILE, read_extended=at_rev)
     data = _file_at(repo, rev, PYPROJECT)
     if data is not None:
-        return config_from_bytes(data, PYPROJECT, pyproject=True)
+        return config_from_bytes(data, PYPROJECT, pyproject=True, read_extended=at_rev)
     return Config()
 
 

@@ -362,3 +362,29 @@ def tree_snapshot(repo: git.Repository, rev: str, exclude: Iterable[str] = (),
     if missing is None:
         missing = missing_blobs(repo, [git.resolve(repo, rev)])
     return PresentTreeSnapshot(repo, rev, exclude, missing) if missing else TreeSnapshot(repo, rev, exclude)
+
+
+class GivenFileSnapshot(WorktreeSnapshot):
+    """The working tree with one file's bytes given instead of read from disk: the unsaved buffer
+    an editor sends on standard input (`kbcheck check --stdin-filename PATH`). The file need not
+    exist on disk, nor be tracked."""
+
+    def __init__(self, repo: git.Repository, path: str, data: bytes, exclude: Iterable[str] = ()) -> None:
+        super().__init__(repo, exclude, (path,))
+        self._given_path = path
+        self._given = data
+
+    def _scan(self) -> None:
+        super()._scan()
+        assert self._present is not None and self._regular is not None
+        if self._given_path not in self._regular and not self.excluded(self._given_path):
+            self._present.append(self._given_path)
+            self._regular[self._given_path] = None
+
+    def read(self, path: str) -> bytes | None:
+        return self._given if path == self._given_path else super().read(path)
+
+    def blob_id(self, path: str) -> str | None:
+        if path == self._given_path:
+            return git.blob_id(self._given, self._object_format) if path in self._regular_files() else None
+        return super().blob_id(path)

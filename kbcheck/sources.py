@@ -20,6 +20,7 @@ from kbcheck import git, i18n
 from kbcheck.errors import GitError, UsageError
 from kbcheck.git import Change
 from kbcheck.snapshots import (
+    GivenFileSnapshot,
     IndexSnapshot,
     Snapshot,
     TreeSnapshot,
@@ -179,6 +180,7 @@ def select(
     paths: list[str],
     rev: str | None,
     net: bool = False,
+    given: tuple[str, bytes] | None = None,
 ) -> Selection:
     """Build the selection for a `check` run.
 
@@ -200,11 +202,22 @@ def select(
     `--from-ref` when pre-commit runs over a range), else `paths` when paths
     are given, else `all`.
 
+    `given` (`--stdin-filename`): a path and its bytes, read from standard
+    input; the run reports on that one file as the given bytes say, the rest of
+    the working tree as it is on disk.
+
     With a mode, `changes` is always the whole staged change or range: KB007
     judges the commit, and pre-commit never names deleted paths or the old
     side of a rename. `exclude` removes files from the snapshot and the
     report, not from `changes`.
     """
+    if given is not None:
+        if mode is not None or paths:
+            raise UsageError(i18n._("--stdin-filename checks the one file read from standard input: "
+                                    "give no paths and no --staged, --all or --diff"))
+        rel, _on_disk = _repo_relative(repo, given[0])
+        given_snapshot = GivenFileSnapshot(repo, rel, given[1], config.exclude)
+        return Selection(given_snapshot, [p for p in given_snapshot.paths() if p == rel], [], None, "paths")
     if mode is None:
         mode = default_mode()
         if mode == "diff":

@@ -296,13 +296,13 @@ def test_config_from_bytes_reads_a_blob() -> None:
          "unknown key 'paper_cards' in .kbcheck.toml; did you mean 'paper-cards'?"),
         ("[authors.tom]\nemial = ['tom@example.org']\n",
          "unknown key 'emial' in [authors.tom] of .kbcheck.toml; did you mean 'emails'?"),
-        ('ignore = ["KB010"]\n',
-         "unknown rule 'KB010' in 'ignore' in .kbcheck.toml; did you mean 'KB009'?"),
+        ('ignore = ["KB011"]\n',
+         "unknown rule 'KB011' in 'ignore' in .kbcheck.toml; did you mean 'KB010'?"),
         ('severity = {KB12 = "error"}\n',
-         "unknown rule 'KB12' in 'severity' in .kbcheck.toml; did you mean 'KB002'?"),
+         "unknown rule 'KB12' in 'severity' in .kbcheck.toml; did you mean 'KB010'?"),
         ('per-file-ignores = {"inbox/**" = ["E501"]}\n',
          "unknown rule 'E501' in 'per-file-ignores.inbox/**' in .kbcheck.toml; "
-         "valid rules are: KB000, KB001, KB002, KB003, KB004, KB005, KB006, KB007, KB008, KB009"),
+         "valid rules are: KB000, KB001, KB002, KB003, KB004, KB005, KB006, KB007, KB008, KB009, KB010"),
         ("knowledge = 3\n",
          "'knowledge' in .kbcheck.toml must be a list of strings, got an integer (3)"),
         ('briefs = "inbox/*/**/*.md"\n',
@@ -569,4 +569,4 @@ def test_write_init_failure_leaves_no_temp_file(repo: Path) -> None:
 def test_rule_ids_agree_with_the_registry() -> None:
     from kbcheck.rules import all_rules, rule_ids
 
-    assert rule_ids() == tuple(all_rules()) == tuple(f"KB00{i}" for i in range(10))
+    assert rule_ids() == tuple(all_rules()) == tuple(f"KB{i:03d}" for i in range(11))

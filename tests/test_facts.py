@@ -13,7 +13,7 @@ from kbcheck.digest.classify import FindingIndex, stale_numbers
 from kbcheck.digest.model import Item
 from kbcheck.errors import ConfigError, PolicyError
 from kbcheck.findings import Finding, Problem
-from kbcheck.i18n import _, say
+from kbcheck.i18n import say
 from kbcheck.model.plain import from_plain, to_plain
 from kbcheck.policy import config_at
 from kbcheck.rules.kb002_cited_but_absent import ReferenceNeverMentioned
@@ -83,14 +83,18 @@ def test_a_cached_problem_of_an_unknown_kind_is_a_miss() -> None:
         from_plain(renamed, Problem)
 
 
-def test_unused_disables_are_counted_by_the_message_they_were_said_with() -> None:
-    from kbcheck.suppressions import _unused_notice
+def test_unused_disables_are_counted_by_their_facts_not_their_words() -> None:
+    from kbcheck.rules.kb010_unused_disable import UNKNOWN, UNUSED, UselessDisable
 
-    notice = _unused_notice(DOC, 3, "KB005")
-    assert count_unused([notice]) == 1
-    # the same words from elsewhere (or said in another language) are not a notice of this kind
-    assert count_unused([str(notice), say(notice, "zh"), _("{path}:{line}: {notice}", path=DOC, line=3,
-                                                          notice="unused disable comment: KB005")]) == 0
+    def finding(rule: str, facts: UselessDisable | None, message: str = "") -> Finding:
+        said = facts.message() if facts is not None else message
+        return Finding(rule, "x", "warning", DOC, 3, 1, 3, said, "s", "f", facts=facts)
+
+    unused = finding("KB010", UselessDisable(UNUSED, "KB005"))
+    assert count_unused([unused]) == 1
+    # an unknown rule, or the same words from another rule (or said in another language), is not unused
+    assert count_unused([finding("KB010", UselessDisable(UNKNOWN, "KB05")),
+                         finding("KB005", None, unused.message), finding("KB010", None, say(unused.message, "zh"))]) == 0
 
 
 def test_json_findings_carry_their_data(git_repo: GitRepo) -> None:

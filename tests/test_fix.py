@@ -374,3 +374,36 @@ def test_json_output_stays_json_and_lists_only_what_is_left(git_repo: GitRepo) -
     assert [(f["line"], f["subject"]) for f in json.loads(out)["findings"]] == [(4, "1.7k⭐")]
     assert err == f"kbcheck: fixed {DOC}: 1 problem (KB006 ×1)\n"
     assert status == 0
+
+
+def test_a_missing_reference_is_written_as_its_linked_neighbours_are(git_repo: GitRepo) -> None:
+    kb(git_repo, """
+        # 推理
+
+        - MiMo-V2.6 的统一轨迹表示（arXiv:2610.11959）与新工作（arXiv:2611.00042）
+
+        ## 参考文献
+
+        - [LLM-as-Jev](https://arxiv.org/abs/2610.02076)
+        - [Speculative Decoding at Scale](https://arxiv.org/abs/2610.20417)
+        - arXiv:2610.20417 的讨论
+    """)
+    status, _, err = cli("--all", "--fix", "--select", "KB003")
+    assert read(git_repo).endswith(md("""
+        - arXiv:2610.20417 的讨论
+        - [MiMo-V2.6](https://arxiv.org/abs/2610.11959)
+        - [arXiv:2611.00042](https://arxiv.org/abs/2611.00042)
+    """))
+    assert (status, err) == (0, f"kbcheck: fixed {DOC}: 2 problems (KB003 ×2)\n")
+    assert "KB003" not in cli("--all", "--select", "KB003")[1]
+
+
+@pytest.mark.parametrize("neighbours", [
+    "- [LLM-as-Jev](https://arxiv.org/pdf/2610.02076)\n- arXiv:2610.20417\n",  # the PDF, and one plain entry
+    "- arXiv:2610.02076 — LLM-as-Jev\n- [Speculative Decoding at Scale](https://arxiv.org/abs/2610.20417)\n"
+    "- arXiv:2610.20418\n",  # most are plain
+])
+def test_a_list_mostly_of_plain_ids_gets_a_plain_id(git_repo: GitRepo, neighbours: str) -> None:
+    kb(git_repo, "# 推理\n\n- MiMo-V2.6（arXiv:2610.11959）\n\n## 参考文献\n\n" + neighbours)
+    cli("--all", "--fix", "--select", "KB003")
+    assert read(git_repo).endswith("\n- arXiv:2610.11959 — MiMo-V2.6\n")

@@ -45,20 +45,24 @@ FILES = {
 
 ZH_LINES = [
     f"{DOC}:5:21: KB005 所引用的卡片 {CARD} 中找不到 3.1x",
+    f"{DOC}:7:1: KB010 [*] 禁用注释中的规则 'KB05' 未知；是不是想写 KB005？",
     f"{DOC}:8:8: KB005 所引用的卡片 {CARD} 中找不到 45%",
     f"{DOC}:13:3: KB002 2610.04419 在引用列表中，但正文从未提及（引用挂账、无条目）；请补写条目或删去这条引用",
     f"{DOC}:13:3: KB004 arXiv:2610.04419 在知识库中没有论文卡片；是不是想写 2610.04418（{CARD}）？",
-    "2 个文件中有 0 个错误、4 个警告",
+    "2 个文件中有 0 个错误、5 个警告",
+    "[*] 1 处可用 `kbcheck check --fix` 自动修复",
 ]
 EN_LINES = [
     f"{DOC}:5:21: KB005 3.1x is not found in the cited card {CARD}",
+    f"{DOC}:7:1: KB010 [*] disable comment names unknown rule 'KB05'; did you mean KB005?",
     f"{DOC}:8:8: KB005 45% is not found in the cited card {CARD}",
     f"{DOC}:13:3: KB002 2610.04419 is in the reference list but never mentioned in the body; write its entry or drop the reference",
     f"{DOC}:13:3: KB004 arXiv:2610.04419 has no paper card in the knowledge base; did you mean 2610.04418 ({CARD})?",
-    "0 errors, 4 warnings in 2 files",
+    "0 errors, 5 warnings in 2 files",
+    "[*] 1 fixable with `kbcheck check --fix`",
 ]
-ZH_NOTICE = "kbcheck: organized/knowledge/推理.md:7：禁用注释中的规则 'KB05' 未知；是不是想写 KB005？\n"
-EN_NOTICE = "kbcheck: organized/knowledge/推理.md:7: disable comment names unknown rule 'KB05'; did you mean KB005?\n"
+#: a misspelt disable comment is a KB010 finding, no notice
+ZH_NOTICE = EN_NOTICE = ""
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -162,6 +166,9 @@ EVERY_RULE = {
 ## §6.2 趋势
 
 - 推理成本持续下降
+
+<!-- kbcheck-disable-next-line KB05 -->
+- 没有数字
 
 ## §七 参考文献
 

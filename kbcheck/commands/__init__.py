@@ -96,11 +96,12 @@ def repository(paths: Sequence[str] = ()) -> Repository:
     return open_repository(search_start(paths, Path.cwd()))
 
 
-def configuration(repo: Repository, config_file: str | None) -> Config:
-    """The repository's validated configuration (`--config FILE`, else `.kbcheck.toml`)."""
+def configuration(repo: Repository, config_file: str | None, overrides: Sequence[str] = ()) -> Config:
+    """The repository's validated configuration (`--config FILE`, else `.kbcheck.toml`), with the
+    command line's `--config 'key = value'` overrides."""
     from kbcheck.config import load_config
 
-    return load_config(repo.root, config_file)
+    return load_config(repo.root, config_file, overrides)
 
 
 def message_lang(requested: str | None, config: Config | None) -> str:

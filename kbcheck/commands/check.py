@@ -38,6 +38,10 @@ class CheckOptions:
     extend_select: str | None = None
     ignore: str | None = None
     config: str | None = None
+    #: `--config 'key = value'`: TOML lines over the configuration file
+    config_overrides: Sequence[str] = ()
+    #: `--per-file-ignores GLOB:RULES`, added to the configuration's
+    per_file_ignores: Sequence[str] = ()
     author: str | None = None
     actor: str | None = None
     no_cache: bool = False
@@ -52,6 +56,8 @@ class CheckOptions:
     color: str = "auto"
     #: `--lang`: the language of messages; None: the configuration's (`docs/configuration.md`)
     lang: str | None = None
+    #: `--stdin-filename`: check standard input as this file (an editor's buffer)
+    stdin_filename: str | None = None
 
 
 def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
@@ -72,12 +78,15 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
         raise UsageError(_("--diff needs REV (only --fix --diff takes none)"))
     if options.rev and options.mode:
         raise UsageError(_("--diff REV is not allowed with --{mode}", mode=options.mode))
+    if options.stdin_filename is not None and options.fix:
+        raise UsageError(_("--fix writes files; with --stdin-filename there is no file to write"))
     mode = "diff" if options.rev else options.mode
     if options.filter in ("added",) and mode not in ("staged", "diff", None):
         raise UsageError(_("--filter added needs --staged or --diff (it compares with what the change added)"))
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
-    config = configuration(repo, options.config)
+    config = _with_per_file_ignores(configuration(repo, options.config, options.config_overrides),
+                                    options.per_file_ignores)
     select_rules, config = _extended(select_rules, config, _selected_rules(options.extend_select),
                                      _selected_rules(options.ignore))
     lang = message_lang(options.lang, config)
@@ -86,8 +95,9 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
 
         out.write(settings_text(config))
         return 0
+    given = (options.stdin_filename, _stdin_bytes()) if options.stdin_filename is not None else None
     selection = select(repo, config, mode=mode, paths=list(options.paths), rev=options.rev,
-                       net=options.actor is not None)
+                       net=options.actor is not None, given=given)
     policy = trusted_config(repo, config, selection.base, options.config)
     selection = judged_as(repo, policy, selection, cli_author=options.author, actor=options.actor)
     filter_mode = options.filter or ("added" if selection.mode == "diff" else "file")
@@ -126,11 +136,23 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     if fixes is not None:
         status = fixes.status(status)
     try:
-        write_report(options, report, all_rules(), out, repo.root, Path.cwd(), lang=lang)
+        write_report(options, report, all_rules(), out, repo.root, Path.cwd(), lang=lang,
+                     read=selection.snapshot.read)
         out.flush()
     except BrokenPipeError:
         discard_output(out)
     return status
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input as bytes (an editor's buffer: decoded later, as a file's bytes are)."""
+    import sys
+
+    stream = sys.stdin
+    if stream is None:
+        return b""
+    buffer = getattr(stream, "buffer", None)
+    return buffer.read() if buffer is not None else stream.read().encode("utf-8")
 
 
 def _fix_diff_path(options: CheckOptions) -> CheckOptions:
@@ -169,6 +191,25 @@ def _selected_rules(value: str | None) -> frozenset[str] | None:
 
     by_name = {rule.name: rule_id for rule_id, rule in all_rules().items()}
     return frozenset(by_name.get(part.strip().lower()) or get_rule(part).id for part in value.split(",") if part.strip())
+
+
+def _with_per_file_ignores(config: Config, given: Sequence[str]) -> Config:
+    """`--per-file-ignores 'inbox/**:KB005,KB009'` over the configuration's (a glob given again wins)."""
+    if not given:
+        return config
+    from dataclasses import replace
+
+    from kbcheck.config import config_from_mapping
+
+    table: dict[str, list[str]] = {}
+    for value in given:
+        glob, colon, rules = value.rpartition(":")
+        if not colon or not glob.strip() or not rules.strip():
+            raise UsageError(_("--per-file-ignores takes GLOB:RULES (e.g. 'inbox/**:KB005,KB009'), got {value}",
+                               value=repr(value)))
+        table[glob.strip()] = sorted(_selected_rules(rules) or ())
+    checked = config_from_mapping({"per-file-ignores": table}, "--per-file-ignores")  # globs and ids validated
+    return replace(config, per_file_ignores={**config.per_file_ignores, **checked.per_file_ignores})
 
 
 def _extended(select: frozenset[str] | None, config: Config, extend: frozenset[str] | None,

@@ -56,7 +56,7 @@ def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
         if edit is None:
             continue
         span = _span(edit, lines, starts)
-        if span is None or text[span[0]:span[1]] != edit.original:
+        if span is None:
             continue
         if any(_overlap(span, other) for other in taken):
             continue
@@ -73,14 +73,17 @@ def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:
 
 
 def _span(edit: Edit, lines: list[tuple[str, str]], starts: list[int]) -> tuple[int, int] | None:
+    """Where the edit's `original` stands in the text, when it still does; an `original` ending in
+    a line break takes the line's end with it (a removed line), whatever the file's line ends are."""
     if not 1 <= edit.line <= len(lines):
         return None
-    content = lines[edit.line - 1][0]
+    content, end = lines[edit.line - 1]
+    original = edit.original[:-1] if edit.original.endswith("\n") else edit.original
     column = edit.column - 1
-    if column < 0 or column + len(edit.original) > len(content):
+    if column < 0 or content[column:column + len(original)] != original:
         return None
     start = starts[edit.line - 1] + column
-    return start, start + len(edit.original)
+    return start, start + len(original) + (len(end) if original != edit.original else 0)
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -76,7 +76,8 @@ def reference_entry(kb: KnowledgeBase, path: str, kind: str, ident: str, ordinal
     marker = _LIST_ITEM.match(lines[last[0] - 1])
     if marker is None:
         return None
-    entry = _entry(kb, kind, ident, form)
+    scheme = _abstract_links(doc, lines, items) if kind == "arxiv" else None
+    entry = _linked_entry(kb, ident, scheme) if scheme is not None else _entry(kb, kind, ident, form)
     if entry is None:
         return None
     if marker.group("bullet"):
@@ -111,14 +112,54 @@ def _reference_items(doc: Document) -> list[tuple[int, int]]:
     return items
 
 
+def _abstract_links(doc: Document, lines: list[str], items: list[tuple[int, int]]) -> str | None:
+    """The scheme (`https`) when most of the list's arXiv entries are a link to the paper's abstract
+    page (`[Title](https://arxiv.org/abs/2610.11959)`), so a new entry is written as they are; else None."""
+    cited = linked = secure = 0
+    for first, _last in items:
+        block = doc.block_at(first)
+        ref = next((r for r in block.refs if r.kind == "arxiv"), None) if block is not None else None
+        if ref is None:
+            continue
+        cited += 1
+        line = lines[ref.line - 1] if 1 <= ref.line <= len(lines) else ""
+        if ref.form == "link" and ref.text and f"arxiv.org/abs/{ref.value}" in line:
+            linked += 1
+            secure += "https://arxiv.org/abs/" in line
+    if not cited or linked * 2 <= cited:
+        return None
+    return "https" if secure * 2 >= linked else "http"
+
+
+def _linked_entry(kb: KnowledgeBase, ident: str, scheme: str) -> str | None:
+    """`[MiMo-V2.6](https://arxiv.org/abs/2610.11959)`: the card's title (else the id) linking the
+    abstract page; None when the link would not read back as exactly this id."""
+    from kbcheck.model.citations import scan_href
+
+    text = _card_title(kb, "arxiv", ident) or f"arXiv:{ident}"
+    url = f"{scheme}://arxiv.org/abs/{ident}"
+    target = scan_href(url)
+    if target is None or target[:2] != ("arxiv", ident) or any(ch in text for ch in "[]\n`"):
+        return None
+    found, _ = scan_prose(text, kb.roots)
+    if any((kind, value) != ("arxiv", ident) for _offset, kind, value, _form in found):
+        return None
+    return f"[{text}]({url})"
+
+
+def _card_title(kb: KnowledgeBase, kind: str, ident: str) -> str:
+    """The title of the id's card, on one line; "" without a card or a title."""
+    card_path = kb.paper_card_path(ident) if kind == "arxiv" else kb.repo_card_path(ident) if kind == "repo" else None
+    card = kb.card(card_path) if card_path else None
+    return " ".join(str(card.fields.get("title") or "").split()) if card is not None else ""
+
+
 def _entry(kb: KnowledgeBase, kind: str, ident: str, form: str) -> str | None:
     """`arXiv:2610.11959 — MiMo-V2.6`: the id as the knowledge base writes it, and the card's title."""
     written = form.format(ident)
     if not _reads_as(kb, written, kind, ident):
         return None
-    card_path = kb.paper_card_path(ident) if kind == "arxiv" else kb.repo_card_path(ident) if kind == "repo" else None
-    card = kb.card(card_path) if card_path else None
-    title = " ".join(str(card.fields.get("title") or "").split()) if card is not None else ""
+    title = _card_title(kb, kind, ident)
     if title and title != ident:
         with_title = f"{written} — {title}"
         if _reads_as(kb, with_title, kind, ident):

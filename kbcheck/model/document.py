@@ -29,6 +29,7 @@ from urllib.parse import unquote
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
 from kbcheck.model.described import row_change
+from kbcheck.model.disables import ALL, BLOCK, ENABLE, FILE, Directive, UnreadComment, comments_in, read_comment, with_reach
 from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
 from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
@@ -40,9 +41,6 @@ REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 #: the file names read as markdown
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
-# `(.*?)` then a separate check of the ids: `\s*([\w,\s]+?)\s*-->` backtracks quadratically on a long line
-_DIRECTIVE = re.compile(r"^\s*<!--\s*kbcheck:\s*(disable|disable-file)\s*=(.*?)-->\s*$")
-_DIRECTIVE_IDS = re.compile(r"[A-Za-z0-9_,\s]+")
 #: a frontmatter value that is a relative file path (`raw_md: raw/papers/x/paper.md`)
 _FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]+)+\.[A-Za-z0-9]{1,5})['"]?[ \t]*$""",
                          re.MULTILINE)
@@ -148,6 +146,20 @@ class Document:
     #: the work the file describes, named as a bibliography would (frontmatter `title` with
     #: `authors`, or a title heading with a subtitle and its year: `# MapReduce: … -- 2004`), else ""
     work: str = ""
+    #: its disable comments, one entry per rule each names, in line order (`kbcheck.model.disables`)
+    directives: list[Directive] = field(default_factory=list)
+    #: its comments that look like disable comments but disable nothing
+    unread_comments: list[UnreadComment] = field(default_factory=list)
+
+    def disables(self, rule_id: str, line: int) -> bool:
+        """Whether a disable comment covers `rule_id` on `line`: the file's, the innermost block's,
+        or one whose lines hold it."""
+        if rule_id in self.file_disabled or ALL in self.file_disabled:
+            return True
+        block = self.block_at(line)
+        if block is not None and (rule_id in block.disabled or ALL in block.disabled):
+            return True
+        return any(directive.covers(rule_id, line) for directive in self.directives if directive.reach != BLOCK)
 
     def title_block(self) -> Block | None:
         """The title heading: the first heading, when it is the file's only level-1 heading."""
@@ -363,6 +375,13 @@ class _Builder:
         self.front_title = ""
         self.front_work = False
         self.pending_disable: frozenset[str] = frozenset()
+        self.directives: list[Directive] = []
+        self.unread_comments: list[UnreadComment] = []
+        #: directive index -> the block its `disable=` comment covers (a table: its first row)
+        self.pending_directives: list[int] = []
+        self.covered_block: dict[int, int] = {}
+        #: directive indexes waiting for the rows of a table
+        self.table_directives: list[int] = []
         #: (block index, line -> where the next search for text starts on that line)
         self.located: tuple[int, dict[int, int]] = (-1, {})
         self.item_stack: list[int] = []
@@ -413,6 +432,9 @@ class _Builder:
         if self.pending_disable:
             block.disabled = block.disabled | self.pending_disable
             self.pending_disable = frozenset()
+            for index in self.pending_directives:
+                self.covered_block[index] = block.index
+            self.pending_directives = []
         if self.code_before is not None:
             numbers, last_line = self.code_before
             if kind in ("paragraph", "list_item") and block.line <= last_line + 2:
@@ -504,6 +526,8 @@ class _Builder:
                         link_spans.append((start, start + len(child.content), len(refs) - 1))
                         wiki_spans.append((start, start + len(child.content)))
                 pieces.append((line_index, col + 2, child.content if form == "wiki" else " "))
+            elif child.type == "html_inline" and child.content.startswith("<!--"):
+                self._comments(child.content, line_index + 1, locate(child.content) + 1, alone=False)
             elif (child.type == "html_inline" and pieces and pieces[-1][2][-1:] not in ("", " ", "\n")
                   and _PLACEHOLDER.match(child.content)):
                 # `organized/<topic>/x.md`: a placeholder in a path, which markdown-it reads as an HTML tag
@@ -633,6 +657,7 @@ class _Builder:
                 continue
             elif t == "table_open":
                 table_disabled, self.pending_disable = self.pending_disable, frozenset()
+                self.table_directives, self.pending_directives = self.pending_directives, []
             elif t == "thead_open":
                 in_thead = True
             elif t == "thead_close":
@@ -640,6 +665,10 @@ class _Builder:
             elif t == "tr_open":
                 table_row = self.new_block("table_header" if in_thead else "table_row", tok)
                 table_row.disabled = table_row.disabled | table_disabled
+                for index in self.table_directives:
+                    self.covered_block.setdefault(index, table_row.index)
+            elif t == "table_close":
+                self.table_directives = []
             elif t == "tr_close":
                 table_row = None
             elif t == "inline" and table_row is not None:
@@ -658,8 +687,8 @@ class _Builder:
                 self.quote_depth -= 1
             elif t in ("fence", "code_block") and self.claims:
                 self._code(tok)
-            elif t == "html_block":
-                self._directive(tok.content)
+            elif t == "html_block" and tok.map is not None:
+                self._block_comments(tok)
             elif t == "front_matter":
                 self._front_matter(tok)
             i += 1
@@ -708,43 +737,72 @@ class _Builder:
         """A paragraph belongs to the innermost open list item, unless a nested list already began."""
         return not item.children
 
-    def _directive(self, html: str) -> None:
-        for raw in html.splitlines():
-            found = read_directive(raw)
-            if found is None or not found[2]:
+    def _block_comments(self, token: Token) -> None:
+        """The comments of an HTML block: one alone on its line, or text beside it on that line."""
+        if "<!--" not in token.content:
+            return
+        start = (token.map[0] if token.map else 0) + 1 + self.offset
+        lines = token.content.split("\n")
+        for line_offset, column, comment in comments_in(token.content):
+            parts = comment.split("\n")
+            last_line = lines[line_offset + len(parts) - 1]
+            after = last_line[(column if len(parts) == 1 else 0) + len(parts[-1]):]
+            alone = not lines[line_offset][:column].strip() and not after.strip()
+            self._comments(comment, start + line_offset, column + 1, alone=alone)
+
+    def _comments(self, html: str, line: int, column: int, *, alone: bool) -> None:
+        read = read_comment(html, line, column, alone) if html.endswith("-->") else None
+        if read is None:
+            return
+        if isinstance(read, UnreadComment):
+            self.unread_comments.append(read)
+            return
+        rules = frozenset(d.rule.upper() for d in read)
+        for directive in read:
+            if directive.reach == BLOCK:
+                self.pending_directives.append(len(self.directives))
+            self.directives.append(directive)
+        if read[0].reach == FILE:
+            self.file_disabled |= rules
+        elif read[0].reach == BLOCK:
+            self.pending_disable = self.pending_disable | rules
+
+    def finish_directives(self) -> list[Directive]:
+        """The directives with the lines each covers; the blocks the line-wide ones cover know it too."""
+        placed = with_reach(self.directives, self.lines, self.offset)
+        for index, directive in enumerate(placed):
+            if directive.reach != BLOCK:
                 continue
-            rules = frozenset(name.upper() for name in found[1])
-            if found[0]:
-                self.file_disabled |= rules
-            else:
-                self.pending_disable = self.pending_disable | rules
+            covered = self.covered_block.get(index)
+            if covered is None:
+                continue
+            block = self.blocks[covered]
+            last = max([block.end_line, *(b.end_line for b in self._covered_with(block))])
+            placed[index] = dataclasses.replace(directive, first=block.line, last=last)
+        for directive in placed:
+            if directive.reach in (BLOCK, FILE, ENABLE):
+                continue
+            for block in self.blocks:
+                if directive.first <= block.line <= directive.last:
+                    block.disabled = block.disabled | {directive.rule.upper()}
+        return placed
 
-
-def read_directive(line: str) -> tuple[bool, tuple[str, ...], bool] | None:
-    """A disable comment on one line (`<!-- kbcheck: disable=KB005,KB006 -->`): whether it is
-    `disable-file`, the rule names as written, and whether they are well formed (only well-formed
-    ones disable anything); None for any other line."""
-    m = _DIRECTIVE.match(line)
-    if not m:
-        return None
-    names = tuple(part.strip() for part in m.group(2).split(",") if part.strip())
-    return m.group(1) == "disable-file", names, _DIRECTIVE_IDS.fullmatch(m.group(2).strip()) is not None
-
-
-def directives_in(text: str) -> list[tuple[int, bool, tuple[str, ...]]]:
-    """Every disable comment of a markdown text, from the token stream the parser reads:
-    (its 1-based line, whether it is `disable-file`, the rule names as written)."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    found: list[tuple[int, bool, tuple[str, ...]]] = []
-    for token in _markdown().parse(text):
-        if token.type != "html_block" or token.map is None:
-            continue
-        for offset, raw in enumerate(token.content.splitlines()):
-            directive = read_directive(raw)
-            if directive is not None:
-                found.append((token.map[0] + 1 + offset, directive[0], directive[1]))
-    return found
+    def _covered_with(self, block: Block) -> list[Block]:
+        """What a `disable=` comment before `block` covers with it: its nested items, or a table's other rows."""
+        if block.kind not in ("table_header", "table_row"):
+            out: list[Block] = []
+            stack = list(block.children)
+            while stack:
+                child = self.blocks[stack.pop()]
+                out.append(child)
+                stack.extend(child.children)
+            return out
+        rows: list[Block] = []
+        for later in self.blocks[block.index + 1:]:
+            if later.kind != "table_row" or later.disabled != block.disabled:
+                break
+            rows.append(later)
+        return rows
 
 
 #: a console transcript: a prompt line (`$ ./bench`, `% make`, `>>> run()`)
@@ -846,8 +904,10 @@ def parse_document(
     if not builder.sections:
         builder.open_section(None, 0, 1 + line_offset)
         builder.sections[-1].end_line = max(1, len(lines)) + line_offset
+    directives = builder.finish_directives()
     document = Document(builder.sections, builder.blocks, frozenset(builder.file_disabled),
-                        len(lines) + line_offset, builder.own_refs, builder.front_title)
+                        len(lines) + line_offset, builder.own_refs, builder.front_title,
+                        directives=directives, unread_comments=builder.unread_comments)
     title = document.title_block()
     if builder.front_work:
         document.work = builder.front_title

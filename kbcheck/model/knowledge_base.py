@@ -40,13 +40,15 @@ _WILDCARD = re.compile(r"[*?\[]")
 #: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
 _SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
-DIRECTIVE_WORD_KEY = "names-kbcheck"
+DIRECTIVE_WORD_KEY = "may-hold-disables-1"
 #: the cache key of `note_id`, before what else it depends on
 NOTE_ID_KEY = "note-id"
 
 
 def _names_kbcheck(text: str) -> bool:
-    return "kbcheck" in text
+    from kbcheck.model.disables import MAY_HOLD
+
+    return MAY_HOLD.search(text) is not None
 __all__ = ["BlockRefs", "RefTuple", "decode_markdown"]
 
 
@@ -214,7 +216,8 @@ class KnowledgeBase:
         return self.facts.why_unread(path)
 
     def names_kbcheck(self, path: str) -> bool:
-        """Whether the file's text says `kbcheck` at all: without it, it holds no disable comment.
+        """Whether the file's text may hold a disable comment (kbcheck's, or another linter's it says
+        it does not read): without `<!-- kbcheck`, `<!-- markdownlint` or `<!-- vale` it holds none.
         Cached by blob id, so a warm run knows without reading the file."""
         return bool(self.facts.fact(REFS, path, DIRECTIVE_WORD_KEY, _names_kbcheck))
 

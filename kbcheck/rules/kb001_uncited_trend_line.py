@@ -75,6 +75,7 @@ from typing import TYPE_CHECKING
 from kbcheck.evidence.numbers import section_sources
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing
+from kbcheck.model.disables import covers_rule
 from kbcheck.model.document import TREND, word_count
 
 if TYPE_CHECKING:
@@ -119,13 +120,13 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             continue
         uncited.setdefault(top, []).append(block)
     for top, lines in uncited.items():
-        open_lines = [b for b in lines if ID not in b.disabled]
+        open_lines = [b for b in lines if not covers_rule(b.disabled, ID)]
         if top in sourced or len(open_lines) < 2:
             yield from (_line_problem(file.path, b) for b in lines)
             continue
         # a disabled line keeps its own (suppressed) finding: its comment is used, and the section's
         # finding lists what is left
-        yield from (_line_problem(file.path, b) for b in lines if ID in b.disabled)
+        yield from (_line_problem(file.path, b) for b in lines if covers_rule(b.disabled, ID))
         yield _section_problem(file.path, doc, top, open_lines)
 
 

@@ -38,8 +38,10 @@ has a reference section at all.
 --fix` appends the entry (the id, and the card's title when there is a card)
 after the last entry of the list the reference section ends with, in that
 list's own format: the same bullet, or the next number, and the same
-indentation. A reference section that does not end with a list is left for
-you to edit.
+indentation. Where most of the list's arXiv entries link their abstract page
+(`[Title](https://arxiv.org/abs/…)`), the new entry is written so too, the
+card's title (else the id) as its text. A reference section that does not end
+with a list is left for you to edit.
 
 **How to suppress.** `<!-- kbcheck: disable=KB003 -->` before the block,
 `disable-file=KB003`, or `per-file-ignores`.
