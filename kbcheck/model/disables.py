@@ -118,7 +118,7 @@ def read_comment(comment: str, line: int, column: int, alone: bool) -> list[Dire
         names = tuple(name for name in re.split(r"[\s,]+", rest.strip()) if name)
         if named is None or not all(_NAME.fullmatch(name) for name in names):
             return UnreadComment(line, comment, KBCHECK)
-        # at the end of a line a range covers that line, as ruff's `# noqa` does
+        # at the end of a line a range covers that line, as ruff's noqa comment does
         return _directives(line, column, comment, LINE if named == RANGE and not alone else named, names, alone)
     for tool, pattern in _FOREIGN:
         if pattern.match(inner):
