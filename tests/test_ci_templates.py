@@ -212,7 +212,7 @@ def test_gitlab_job_writes_the_code_quality_report_it_declares() -> None:
     assert isinstance(job, dict)
     script = "\n".join(job["script"])
     report = job["artifacts"]["reports"]["codequality"]
-    assert (f'kbcheck check --diff "$TARGET" --actor "$GITLAB_USER_LOGIN" --format gitlab '
+    assert (f'kbcheck check --diff "$TARGET" --actor "$GITLAB_USER_LOGIN" --no-cache --format gitlab '
             f'> {report}') in script
     assert job["variables"]["GIT_DEPTH"] == "0"
     assert job["artifacts"]["when"] == "always"

@@ -238,11 +238,59 @@ def test_the_gitlab_job_reads_the_policy_at_the_target_branch_not_the_merge_base
         "organized/knowledge/k.md"]
 
 
-def test_no_template_restores_a_cache_a_pull_request_could_have_written() -> None:
-    """kbcheck's cache is not keyed (docs/trust-model.md): a cache saved by a writer's job could hide
-    findings from the next check, so the templates keep none."""
-    for path in (WORKFLOW, ACTION):
-        assert not [line for line in uses_lines(path) if line.startswith("actions/cache")], path
+#: the one condition under which a GitHub template touches kbcheck's cache
+DEFAULT_BRANCH_PUSH = "github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)"
+
+
+def _cache_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [step for step in steps if str(step.get("uses", "")).startswith("actions/cache")]
+
+
+@pytest.mark.parametrize("path", [WORKFLOW, ACTION])
+def test_only_pushes_to_the_default_branch_restore_or_save_kbchecks_cache(path: Path) -> None:
+    """kbcheck's cache is not keyed (docs/trust-model.md): a cache saved by a pull request's job, which
+    runs the workflow as the writer's branch has it, could hide findings, so no such job saves one and
+    no job restores a cache another kind of job could have written."""
+    data = load(path)
+    steps = data["jobs"]["check"]["steps"] if path == WORKFLOW else data["runs"]["steps"]
+    cache = _cache_steps(steps)
+    assert [step["uses"].split("@")[0] for step in cache] == ["actions/cache/restore", "actions/cache/save"]
+    restore, save = cache
+    for step in cache:
+        assert DEFAULT_BRANCH_PUSH in step["if"], step
+        assert step["with"]["path"] == ".git/kbcheck/cache"
+    assert save["with"]["key"] == restore["with"]["key"]
+    # keyed by kbcheck's version and the configuration, restored by prefix from the newest commit's
+    assert "steps.kbcheck.outputs.version" in restore["with"]["key"]
+    assert "hashFiles('.kbcheck.toml', 'pyproject.toml')" in restore["with"]["key"]
+    prefixes = restore["with"]["restore-keys"].strip().splitlines()
+    assert all(restore["with"]["key"].startswith(prefix) for prefix in prefixes) and len(prefixes) == 2
+    # the save comes after every kbcheck run of the job, and runs when findings failed the check
+    assert steps.index(save) > max(i for i, step in enumerate(steps) if "kbcheck check" in str(step.get("run", "")))
+    assert "!cancelled()" in save["if"]
+
+
+def test_a_cache_step_for_pull_requests_would_be_caught(tmp_path: Path) -> None:
+    """Must fire: a restore that also runs on pull requests."""
+    text = WORKFLOW.read_text(encoding="utf-8").replace(
+        "        if: " + DEFAULT_BRANCH_PUSH + "\n        uses: actions/cache/restore",
+        "        uses: actions/cache/restore", 1)
+    assert text != WORKFLOW.read_text(encoding="utf-8")
+    restore = _cache_steps(yaml.safe_load(text)["jobs"]["check"]["steps"])[0]
+    assert DEFAULT_BRANCH_PUSH not in restore.get("if", "")
+
+
+def test_gitlab_merge_requests_neither_read_nor_write_kbchecks_cache() -> None:
     job = load(GITLAB)["kbcheck"]
-    assert "cache" not in job
-    assert ".git/kbcheck" not in WORKFLOW.read_text(encoding="utf-8") + GITLAB.read_text(encoding="utf-8")
+    assert job["cache"]["paths"] == [".git/kbcheck/cache"]
+    assert job["cache"]["policy"] == "$KBCHECK_CACHE_POLICY"
+    assert job["cache"]["when"] == "always"  # findings fail the job; the cache is still kept
+    assert job["cache"]["key"]["prefix"] == "kbcheck-$KBCHECK_VERSION"
+    assert "$KBCHECK_VERSION" in job["variables"]["KBCHECK_PACKAGE"]
+    policies = {rule["if"]: rule["variables"]["KBCHECK_CACHE_POLICY"] for rule in job["rules"]}
+    assert policies == {'$CI_PIPELINE_SOURCE == "merge_request_event"': "push",
+                        '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"': "pull-push"}
+    script = "\n".join(job["script"])
+    merge_request = script[script.index("CI_MERGE_REQUEST_DIFF_BASE_SHA"):script.index("else")]
+    runs = [line for line in merge_request.splitlines() if line.strip().startswith("kbcheck ")]
+    assert len(runs) == 2 and all("--no-cache" in line for line in runs)

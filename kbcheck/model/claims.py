@@ -106,6 +106,8 @@ _SCORE_RE = re.compile(
 # a magnitude of a hundred million and up states a quantity on its own (`18 万亿`, `3 亿`)
 # (`4亿字`, `27 亿个`: a count of things, as `4 条` is)
 _MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
+#: what every number above holds (`\d`, as they match it)
+_A_DIGIT = re.compile(r"\d")
 # any one number, for what a card contains: no range, and a hyphen before it may be a sign or not
 # (`Apache-2.0` states a 2.0, `2-3s` both a 2 and a 3)
 _ANY_NUMBER = re.compile(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
@@ -210,6 +212,8 @@ def tagged_claims(masked: str, *, heading: bool = False) -> list[Tagged]:
     In a heading (`heading=True`) its label and ordinals are names, unless a
     symbol unit makes them a quantity (`1.4× 的传闻`).
     """
+    if _A_DIGIT.search(masked) is None:
+        return []  # every claim holds a digit: most prose holds none, and needs no more reading
     text = _blank(masked, _NOT_CLAIMS)
     labels = _label_spans(text) if heading else []
     quotes = quoted_spans(text)

@@ -331,6 +331,55 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
     return at >= 0 and spans[at][0] <= offset < spans[at][1]
 
 
+#: a character that can open an inline construct of the parser: an escape, code, emphasis, a
+#: link, wikilink or image (`[`), an autolink or HTML (`<`), an entity (`&`), math (`$`); `!`
+#: opens an image only before a `[`
+_INLINE_MARKUP = re.compile(r"[\\`*_\[<&$]")
+
+
+def _needs_parse(content: str) -> bool:
+    """Whether an inline's text may hold markup; without, its parse is its lines (`_plain_inline`)."""
+    return _INLINE_MARKUP.search(content) is not None
+
+
+def _plain_inline(content: str, children: list[Token]) -> None:
+    """What markdown-it's inline parse makes of text without markup, made directly: each line a
+    text token (spaces before its line break dropped, those after it skipped), joined by soft
+    breaks, or hard breaks after two spaces or more."""
+    from markdown_it.token import Token
+
+    lines = content.split("\n")
+    last = len(lines) - 1
+    for number, line in enumerate(lines):
+        if number:
+            line = line.lstrip(" \t")
+        breaks = "softbreak"
+        if number < last and line.endswith(" "):
+            breaks = "hardbreak" if line.endswith("  ") else "softbreak"
+            line = line.rstrip(" ") if breaks == "hardbreak" else line[:-1]
+        if line:
+            token = Token("text", "", 0)
+            token.content = line
+            children.append(token)
+        if number < last:
+            children.append(Token(breaks, "br", 0))
+
+
+def _inline_where_needed(state: Any) -> None:
+    """The core `inline` rule, parsing only the inlines that may hold markup: most lines of prose
+    hold none, and their inline parse is most of a cold check's parsing time on long notes. The
+    token stream is the full parse's (`tests/test_lean_inline.py` holds them equal)."""
+    md = state.md
+    for token in state.tokens:
+        if token.type == "inline":
+            if token.children is None:
+                token.children = []
+            if _needs_parse(token.content):
+                md.inline.parse(token.content, md, state.env, token.children)
+            else:
+                _plain_inline(token.content, token.children)
+
+
 def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
     """The parser; `inline=False` stops at the block structure (headings, lists, frontmatter),
     leaving each inline token's text unparsed."""
@@ -351,7 +400,9 @@ def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
             from mdit_py_plugins.front_matter import front_matter_plugin
 
             md.use(front_matter_plugin)
-        if not inline:
+        if inline:
+            md.core.ruler.at("inline", _inline_where_needed)
+        else:
             md.disable("inline")
         _MD[front_matter, inline] = md
     return _MD[front_matter, inline]
