@@ -151,8 +151,12 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
+        # with no living document, only a note naming a page still to write has somewhere to go
+        proposes = not head_docs and item.change != DELETED and item.kind != "knowledge" and bool(
+            new_pages(head_kb, item.path))
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
-                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
+                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()),
+                 living=bool(head_docs), proposes_page=proposes)
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)

@@ -38,6 +38,8 @@ _PHRASES: dict[str, str] = {
     "bookkeeping.todo": "to-do list: plans, not new material",
     "bookkeeping.template": "template: a form for new notes, not new material",
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
+    "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
+    "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
     "modified": "modified: {what}",
     "modified.recheck": "re-check the entry in {sections}",
     "unchanged": "unchanged between base and head; listed again by the manifest",

@@ -289,7 +289,8 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
         section = _section_at(kb, finding.path, finding.line)
         actions.append((say(lang, "action.anchor", line=finding.subject, source=source), finding.path, section))
     for item in increments:
-        if not item.cited_no_entry and first_time(item):
+        # an increment no section fits has no entry to add: a new page, when it links one, is its action
+        if not item.cited_no_entry and item.suggested_sections and first_time(item):
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for item in increments:
