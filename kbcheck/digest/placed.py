@@ -18,6 +18,7 @@ from kbcheck.cache import shard_of
 from kbcheck.checked import AtCommit, config_digest
 from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
+from kbcheck.digest.own_links import linked_placement
 from kbcheck.digest.placement import Neighbourhood, linked_files
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.model.plain import from_plain, to_plain
@@ -33,6 +34,8 @@ NAMESPACE = ITEM_FACTS
 
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
+#: what placements are kept under (changed with how an increment is placed)
+PLACED_KEY = "placed-own-links"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -94,7 +97,8 @@ def parse_notes_in_workers(kb: KnowledgeBase) -> None:
 def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester) -> None:
     """Give each increment its suggested sections (from `suggester`, over `kb`), related material and
     name-clash warnings."""
-    kept = AtCommit.for_run(kb, NAMESPACE, "placed", config_digest(kb.config), lang)
+    # the key names how placing is done: placements kept by an earlier way of placing are not reused
+    kept = AtCommit.for_run(kb, NAMESPACE, PLACED_KEY, config_digest(kb.config), lang)
     missing: list[Item] = []
     for item in increments:
         hit = _kept(kb, item, kept) if kept is not None else None
@@ -109,7 +113,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
     neighbourhood = Neighbourhood(kb)
     placements: list[tuple[Item, Placement]] = []
     for item in missing:
-        placement: Placement = (suggester.suggest(item.path),
+        placement: Placement = (linked_placement(kb, item.path, suggester),
                                 neighbourhood.related(item, linked_files(kb, item.path), lang),
                                 neighbourhood.clashes(item, lang), [])
         placements.append((item, placement))
