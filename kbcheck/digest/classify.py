@@ -7,11 +7,13 @@
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
 | a changelog, a to-do list or a template                | review     |
+| a stub: no prose yet (a title, links or code)          | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
-| modified: dates, status markers, open questions only   | review     |
+| modified: dates, status markers, tags, open questions, | review     |
+|   or a note's frontmatter alone                        |            |
 | no living document at all, and no page linked to write | review     |
 | added, every id already has entry mentions             | review     |
 | added, linked by path from an ordinary section         | review     |
@@ -34,6 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
+from kbcheck.digest.housekeeping import filing_only
 from kbcheck.digest.model import (
     ADDED,
     DELETED,
@@ -150,6 +153,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = REVIEW, say(lang, "unchanged")
     elif item.shape is not None:
         item.cls, item.reason = REVIEW, say(lang, f"bookkeeping.{item.shape}")
+    elif item.stub:
+        item.cls, item.reason = REVIEW, say(lang, "stub")
     elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
           and item.category not in config.scope_categories):
         item.cls = REVIEW
@@ -167,7 +172,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = INCREMENT, say(lang, "refresh_gap", gap=_gaps(item, lang), fields=fields)
         item.cautions.append(say(lang, "caution.refresh_not_new", fields=fields))
     elif item.housekeeping:
-        item.cls, item.reason = REVIEW, say(lang, "housekeeping", what=fields)
+        key = "housekeeping.metadata" if filing_only(item.changed_fields) else "housekeeping"
+        item.cls, item.reason = REVIEW, say(lang, key, what=fields)
     elif not living and not proposes_page:
         item.cls = REVIEW
         item.reason = say(lang, "unfolded") if item.change == ADDED else say(lang, "unfolded.modified", what=fields)

@@ -38,6 +38,8 @@ _PHRASES: dict[str, str] = {
     "bookkeeping.todo": "to-do list: plans, not new material",
     "bookkeeping.template": "template: a form for new notes, not new material",
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
+    "housekeeping.metadata": "metadata only (tags, dates, status in the frontmatter), not new material: {what}",
+    "stub": "stub: nothing written yet (a title, links or code only), nothing to fold in",
     "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
     "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
     "modified": "modified: {what}",
