@@ -159,7 +159,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                  living=bool(head_docs), proposes_page=proposes)
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
-    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)
+    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date)
     for item in items:
         if item.cls == INCREMENT and item.change != DELETED:
             item.new_pages = new_pages(head_kb, item.path)

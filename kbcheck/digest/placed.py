@@ -11,11 +11,13 @@ neighbourhood; an increment missing from the cache is placed as always.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
 from kbcheck.checked import AtCommit, config_digest
+from kbcheck.digest.chronology import Chronology, as_date, note_date
 from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
 from kbcheck.digest.own_links import linked_placement
@@ -35,7 +37,7 @@ NAMESPACE = ITEM_FACTS
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
 #: what placements are kept under (changed with how an increment is placed)
-PLACED_KEY = "placed-own-links"
+PLACED_KEY = "placed-own-links-periods"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -94,9 +96,21 @@ def parse_notes_in_workers(kb: KnowledgeBase) -> None:
     kb.facts.forget_loaded({shard for shard, pid in zip(groups, done_by) if pid != os.getpid()})
 
 
-def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester) -> None:
-    """Give each increment its suggested sections (from `suggester`, over `kb`), related material and
-    name-clash warnings."""
+def _placed(kb: KnowledgeBase, path: str, suggester: Suggester, chronology: Chronology,
+            head_day: dt.date | None) -> list[Suggestion]:
+    """Where the note's own links say, the ranking's best, then each chronological index's current period."""
+    out = linked_placement(kb, path, suggester)
+    if chronology.indexes:
+        taken = {(s.living_doc, s.line, s.section) for s in out}
+        out += [s for s in chronology.places(note_date(kb, path, head_day))
+                if (s.living_doc, s.line, s.section) not in taken]
+    return out
+
+
+def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester,
+                     head_date: str = "") -> None:
+    """Give each increment its suggested sections (from `suggester`, over `kb`; `head_date` dates a
+    note that carries no date of its own), related material and name-clash warnings."""
     # the key names how placing is done: placements kept by an earlier way of placing are not reused
     kept = AtCommit.for_run(kb, NAMESPACE, PLACED_KEY, config_digest(kb.config), lang)
     missing: list[Item] = []
@@ -111,9 +125,11 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
         return
     notices_before = len(kb.notices)
     neighbourhood = Neighbourhood(kb)
+    chronology = Chronology(suggester.index)
+    head_day = as_date(head_date)
     placements: list[tuple[Item, Placement]] = []
     for item in missing:
-        placement: Placement = (linked_placement(kb, item.path, suggester),
+        placement: Placement = (_placed(kb, item.path, suggester, chronology, head_day),
                                 neighbourhood.related(item, linked_files(kb, item.path), lang),
                                 neighbourhood.clashes(item, lang), [])
         placements.append((item, placement))
