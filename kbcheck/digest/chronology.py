@@ -95,10 +95,9 @@ def chronological_sections(index: SectionIndex, doc: str) -> list[Dated] | None:
 
 def note_date(kb: KnowledgeBase, path: str, fallback: dt.date | None) -> dt.date | None:
     """The note's own date from its frontmatter, else `fallback`."""
-    from kbcheck.digest.items import cached_split
+    from kbcheck.digest.items import front_fields
 
-    text = kb.text(path)
-    fields = cached_split(kb, path, text)[0] if text is not None else None
+    fields = front_fields(kb, path)
     for name in DATE_FIELDS:
         value = (fields or {}).get(name)
         found = as_date(value)

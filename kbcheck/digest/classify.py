@@ -175,7 +175,7 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         key = "housekeeping.metadata" if filing_only(item.changed_fields) else "housekeeping"
         item.cls, item.reason = REVIEW, say(lang, key, what=fields)
     elif not living and not proposes_page:
-        item.cls = REVIEW
+        item.cls, item.unfolded = REVIEW, True
         item.reason = say(lang, "unfolded") if item.change == ADDED else say(lang, "unfolded.modified", what=fields)
     elif item.change == ADDED and item.ids and status is not None and all(
         s.entry_mentions for s in status.per_id.values()

@@ -70,6 +70,15 @@ def cached_split(kb: KnowledgeBase, path: str, text: str) -> tuple[dict[str, Any
     return split_fields(text)
 
 
+def front_fields(kb: KnowledgeBase, path: str) -> dict[str, Any] | None:
+    """The file's frontmatter fields (cached by blob id), None when it has none or cannot be read:
+    a file without frontmatter costs no YAML read."""
+    text = kb.text(path)
+    if text is None or split_frontmatter(text)[0] is None:
+        return None
+    return cached_split(kb, path, text)[0]
+
+
 def _value_text(raw: object) -> str | None:
     if isinstance(raw, bool) or raw is None:
         return None
@@ -319,8 +328,7 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
             item.shape = TEMPLATE if kind in CARD_KINDS and note_shape(path, "") == TEMPLATE else (
                 None if kind in CARD_KINDS else note_shape(path, body))
             if kind not in CARD_KINDS and item.shape is None:
-                fields = cached_split(side, path, text)[0] if split_frontmatter(text)[0] is not None else None
-                item.stub = is_stub(side.document(path), text, fields)
+                item.stub = is_stub(side.document(path), text, front_fields(side, path))
             if item.change == MODIFIED and item.compared and not item.unchanged and not item.volatile_only:
                 _what_changed(base_kb, side, item, path, text)
     else:

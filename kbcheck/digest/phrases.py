@@ -54,6 +54,8 @@ _PHRASES: dict[str, str] = {
                    "(older than {years} years); not news"),
     "clash": ("name clash: \"{name}\" in the title already names {there} in {files}; here it is {here}: "
               "confirm which is meant before linking them"),
+    "near_clash": ("near-name clash: \"{name}\" here, \"{other}\" in {file}: close names of different works; "
+                   "confirm which is meant"),
     "related.links_item": "links this item",
     "related.shares": "cites {ids} too",
     "related.linked": "linked from this item",
@@ -82,6 +84,12 @@ _PHRASES: dict[str, str] = {
     "caution.influential_zero": "citation counts do not match: {total} citations but 0 influential",
     "caution.refresh_not_new": "the refresh itself is not new ({fields}); it does not count as an increment",
     "caution.not_read": "content not read: {note}",
+    "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
+                         "wrong paper (a copied link?)"),
+    "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
+                                "later); not news, and newer work may have overtaken it"),
+    "caution.unread": "marked unread ({field}: {value}): the note is not its author's reading yet",
+    "caution.outdated": "the note marks itself possibly outdated ({field}): re-check before citing it",
     # -- markdown ----------------------------------------------------------------------
     "md.title": "Knowledge-base digest ({base}..{head})",
     "md.range": "Range: {base} ({base_date}) → {head} ({head_date})",

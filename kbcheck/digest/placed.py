@@ -37,7 +37,7 @@ NAMESPACE = ITEM_FACTS
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
 #: what placements are kept under (changed with how an increment is placed)
-PLACED_KEY = "placed-own-links-periods"
+PLACED_KEY = "placed-links-periods-names"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -131,7 +131,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
     for item in missing:
         placement: Placement = (_placed(kb, item.path, suggester, chronology, head_day),
                                 neighbourhood.related(item, linked_files(kb, item.path), lang),
-                                neighbourhood.clashes(item, lang), [])
+                                [*neighbourhood.clashes(item, lang), *neighbourhood.near_clashes(item, lang)], [])
         placements.append((item, placement))
     # what placing read that could not be read is said again when the placements are reused
     notices = kb.notices[notices_before:]
