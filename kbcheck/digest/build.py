@@ -15,6 +15,7 @@ from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import as_date
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
+from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
@@ -144,6 +145,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
     note_cautions = NoteCautions(head_kb, config, as_date(head_date))
+    contradictions = Contradictions(head_kb)
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
@@ -152,6 +154,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang))
+            item.cautions.extend(contradictions.of(item, lang))
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""

@@ -88,6 +88,8 @@ _PHRASES: dict[str, str] = {
                          "wrong paper (a copied link?)"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
                                 "later); not news, and newer work may have overtaken it"),
+    "caution.contradiction": ("numbers differ: the note says {here}, {path}:{line} says {there} about the same "
+                              "work; check which is right"),
     "caution.unread": "marked unread ({field}: {value}): the note is not its author's reading yet",
     "caution.outdated": "the note marks itself possibly outdated ({field}): re-check before citing it",
     # -- markdown ----------------------------------------------------------------------
