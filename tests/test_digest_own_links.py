@@ -148,3 +148,27 @@ def test_the_reason_is_said_in_chinese() -> None:
     from kbcheck.digest.phrases import why
 
     assert why("zh", "cites notes/lenet.md, which the note links") != "cites notes/lenet.md, which the note links"
+
+
+LOGGED = CONCEPT.replace("## Sources", "## Evolution Log\n\n- 2026-04-20 (1 source): introduced via [[old-note]].\n\n## Sources")
+
+
+def test_a_page_change_log_is_no_home_for_new_material(git_repo: GitRepo) -> None:
+    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/concepts/few-shot-learning.md": LOGGED,
+                         "wiki/entities/lewis-tunstall.md": AUTHOR, "wiki/sources/old-note.md": OLD_NOTE})
+    git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/setfit.md", SETFIT)
+    git_repo.commit_all("ingest", author="tom")
+    placed, ranked = _placement(git_repo, "wiki/sources/setfit.md")
+    assert placed[0][0] == "wiki/concepts/few-shot-learning.md"
+    assert "Evolution Log" not in [section for _page, section in placed + ranked]
+
+
+def test_a_heading_that_only_holds_the_word_log_is_still_a_home() -> None:
+    import re
+
+    from kbcheck.config import DEFAULT_NO_HOME_HEADING
+
+    no_home = re.compile(DEFAULT_NO_HOME_HEADING)
+    assert no_home.search("Evolution Log") and no_home.search("更新日志") and no_home.search("Changelog")
+    assert no_home.search("Log-linear models") is None and no_home.search("Catalog of methods") is None
