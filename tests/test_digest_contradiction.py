@@ -30,20 +30,22 @@ PAGE = """# Speculative Decoding
 
 ## Description
 
-The draft model of [[chen-2023-draft-2302-01318]] has 6 层, verified by the target in one pass.
+The draft model of DraftLM ([[chen-2023-draft-2302-01318]]) has 6 层, verified by the target in one pass.
 
 Other drafts, as in [[li-2024-tree-2401-02222]], use 2 layers.
+
+The BigTarget model, the target in [[chen-2023-draft-2302-01318]], has 96 layers.
 
 ## Sources
 
 - [[chen-2023-draft-2302-01318]]
 """
 NOTE = """---
-title: Accelerating decoding with drafts
+title: "DraftLM: accelerating decoding with drafts"
 arxiv_id: 2302.01318
 ---
 
-# Accelerating decoding with drafts
+# DraftLM: accelerating decoding with drafts
 
 The draft model has {layers} and proposes four tokens per step.
 """
@@ -66,7 +68,7 @@ def test_a_number_the_page_states_otherwise_is_a_caution(git_repo: GitRepo, caps
         "work; check which is right"]
 
 
-@pytest.mark.parametrize("layers", ["6 layers", "a 6-layer stack and a 24-layer target, 24 layers in all"])
+@pytest.mark.parametrize("layers", ["6 layers", "6.02 layers on average", "a 6-layer stack and a 24-layer target, 24 layers in all"])
 def test_an_agreeing_or_ambiguous_number_is_no_caution(git_repo: GitRepo, capsys, layers: str) -> None:  # type: ignore[no-untyped-def]
     assert _warnings(git_repo, NOTE.format(layers=layers), capsys) == []
 
@@ -75,3 +77,14 @@ def test_a_line_about_another_work_is_not_compared(git_repo: GitRepo, capsys) ->
     # the page's `2 layers` cites the tree note, not this one: no caution for 2 against 24 there
     warnings = _warnings(git_repo, NOTE.format(layers="24 layers"), capsys)
     assert not [w for w in warnings if "says 2 layers" in w]
+
+
+def test_a_line_citing_the_note_about_another_model_is_not_compared(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # line 9 cites the note but is about BigTarget, which the note's title does not name: 96 against 24 is no caution
+    warnings = _warnings(git_repo, NOTE.format(layers="24 layers"), capsys)
+    assert not [w for w in warnings if "96 layers" in w]
+
+
+def test_a_title_without_a_name_compares_nothing(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    plain = NOTE.format(layers="24 layers").replace("DraftLM: accelerating", "Accelerating")
+    assert _warnings(git_repo, plain, capsys) == []

@@ -113,3 +113,10 @@ def test_a_note_to_read_shows_its_cautions_on_its_review_line(git_repo: GitRepo,
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     [line] = [x for x in capsys.readouterr().out.splitlines() if "papers/camo/README.md" in x and x.startswith("- ")]
     assert "a note to read" in line and "⚠ one id under two titles: arXiv:2609.04109" in line
+
+
+def test_two_notes_of_one_paper_under_one_long_title_are_no_twins(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    long = "Black-Box Prompt Optimization: Aligning Large Language Models without Model Training, at Scale"
+    warnings = _cautions(git_repo, {SEQ: paper(long, "2609.04109")}, {"papers/again/README.md": paper(long, "2609.04109")},
+                         capsys)
+    assert not [w for w in warnings["papers/again/README.md"] if "two titles" in w]

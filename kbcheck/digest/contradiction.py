@@ -1,10 +1,12 @@
 """A number the note and a living document state differently about the same work.
 
-A line of a living document that cites the note's paper (or links the note) is about the same
-subject. When the note states one value for a counted thing (`24 layers`, `7B parameters`,
-`8 experts`) and that line states one other value for the same thing (`6 层`), one of them is
-wrong or out of date: the digest says so. Either side stating several values for the thing (a
-6-layer draft beside a 24-layer target) says nothing certain, and nothing is said. The things
+A line of a living document that cites the note's paper (or links the note) and writes a name of
+its title (`PaLM`, `GPT-4`, `SetFit`: capitals inside or letters with digits) is about the same
+subject; a line that cites the note for another model it mentions is not. When the note states
+one value for a counted thing (`24 layers`, `7B parameters`, `8 experts`) and that line states one
+other value for the same thing (`6 层`), one of them is wrong or out of date: the digest says so.
+Either side stating several values for the thing (a 6-layer draft beside a 24-layer target) says
+nothing certain, and nothing is said; values within 1 % of each other agree (`540.35B`, `540B`). The things
 counted are a fixed table (layers, attention heads, experts, parameters, tokens, GPUs,
 languages), in English and Chinese; a value's magnitude (`7B`, `70亿`) is read, so `7B` and
 `70亿` agree.
@@ -39,6 +41,19 @@ _QUANTITY = re.compile(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>万亿|[kKMBT万亿](?![A-Za-z]))?\s*-?\s*(?P<unit>"
     + "|".join(f"(?P<{name}>{pattern})" for name, pattern in COUNTED.items()) + r")(?![A-Za-z])")
 _CAUTIONS_SHOWN = 2
+#: a name in a title: capitals inside (`PaLM`, `SetFit`, `BERT`) or letters with digits (`GPT-4`, `T5`)
+_NAME = re.compile(r"(?<![\w-])(?:[A-Za-z]*[a-z]?[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z]+-?\d[\w.-]*)(?![\w-])")
+#: values this close agree (a rounding: `540.35B` and `540B`)
+_ROUNDING = 0.01
+
+
+def title_names(title: str) -> list[str]:
+    """The names a title writes (`PaLM`, `GPT-4`), not its ordinary words."""
+    return [name for name in _NAME.findall(title) if len(name) >= 2]
+
+
+def _agree(a: float, b: float) -> bool:
+    return abs(a - b) <= _ROUNDING * max(abs(a), abs(b))
 
 
 def quantities(texts: Iterable[str]) -> dict[str, dict[float, str]]:
@@ -82,14 +97,20 @@ class Contradictions:
         mine = quantities(prose(self.kb.document(item.path), self.kb.text(item.path) or ""))
         if not any(len(values) == 1 for values in mine.values()):
             return []
-        about = [line for key in [item.path, *(c.id for c in item.ids)] for line in self.lines.get(key, ())]
+        names = title_names(item.title)
+        if not names:
+            return []
+        about = [line for key in dict.fromkeys([item.path, *(c.id for c in item.ids)]) for line in self.lines.get(key, ())
+                 if any(name in line[2] for name in names)]
         out: list[str] = []
         seen: set[tuple[str, str, int]] = set()
         for doc, line, text in about:
             theirs = quantities([text])
             for thing, values in theirs.items():
                 own = mine.get(thing, {})
-                if len(own) != 1 or len(values) != 1 or set(own) == set(values) or (thing, doc, line) in seen:
+                if len(own) != 1 or len(values) != 1 or (thing, doc, line) in seen:
+                    continue
+                if _agree(next(iter(own)), next(iter(values))):
                     continue
                 seen.add((thing, doc, line))
                 out.append(say(lang, "caution.contradiction", here=next(iter(own.values())),
@@ -99,4 +120,4 @@ class Contradictions:
         return out
 
 
-__all__ = ["COUNTED", "Contradictions", "quantities"]
+__all__ = ["COUNTED", "Contradictions", "quantities", "title_names"]

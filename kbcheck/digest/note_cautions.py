@@ -92,11 +92,12 @@ class NoteCautions:
 
     def _twins(self, item: Item, sole: str, lang: str) -> list[str]:
         others = []
+        mine = file_title(self.kb.document(item.path), item.path)
         for path in self.by_id.get(sole, ()):
             if path == item.path:
                 continue
             title = file_title(self.kb.document(path), path)
-            if not _same_title(title, item.title):
+            if not _same_title(title, mine):
                 others.append(f"{path}（{title}）" if lang == "zh" else f"{path} ({title})")
         if not others:
             return []
