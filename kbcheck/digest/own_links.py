@@ -7,9 +7,10 @@ already cites. Those links are the author's own placement, so they go first:
 1. a living document the note links from its body (not from its own reference
    list), when the note's text (title and prose, lone link lines left out)
    holds at least half of the page's title words: a concept the note is about,
-   not a co-author or an institution it merely names. Pages are ordered by how
-   often the note writes the page's title words, then by the order it links them;
-   the section is the page's best by the ranking, else its first that takes entries;
+   not a co-author or an institution it merely names. Pages are ordered by the
+   ranking's score of their best section, then by how often the note writes the
+   page's title words, then by the order it links them; the section is the page's
+   best by the ranking, else its first that takes entries;
 2. a section of a living document that cites a note or card this note links from
    its body.
 
@@ -96,15 +97,16 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
     for suggestion in ranked:
         best.setdefault(suggestion.living_doc, suggestion)
     written = _written(kb, path)
-    pages: list[tuple[int, int, str]] = []
+    pages: list[tuple[float, int, int, str]] = []
     for order, target in enumerate(links):
         if kb.kind_of(target) != KNOWLEDGE:
             continue
         strength = _page_strength(kb, target, written)
         if strength is not None:
-            pages.append((-strength, order, target))
+            score = best[target].score if target in best else 0.0
+            pages.append((-score, -strength, order, target))
     first: list[Suggestion] = []
-    for _strength, _order, page in sorted(pages):
+    for _score, _strength, _order, page in sorted(pages):
         found = best.get(page) or _first_section(suggester, page)
         if found is not None:
             first.append(found)
