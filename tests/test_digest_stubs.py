@@ -61,7 +61,10 @@ def _land(repo: GitRepo, notes: dict[str, str], before: dict[str, str] | None = 
 STUB_REASON = "stub: nothing written yet (a title, links or code only), nothing to fold in"
 
 
-@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE])
+LINKS_ONLY = "# Concepts of a paper\n\n## Concepts\n\n- [[few-shot-learning]]\n- [paper](https://arxiv.org/abs/2609.01234)\n"
+
+
+@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE, LINKS_ONLY])
 def test_a_note_with_nothing_written_is_a_stub(git_repo: GitRepo, capsys, text: str) -> None:  # type: ignore[no-untyped-def]
     item = _digest(_land(git_repo, {"notes/new.md": text}), capsys)["notes/new.md"]
     assert (item["class"], item["reason"]) == ("review", STUB_REASON)

@@ -40,7 +40,8 @@ _TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
 #: entries a shape needs before it is judged, and the share of them that must have it
 _SHAPE_ENTRIES, _SHAPE_SHARE = 3, 0.6
 _MARKERS = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
-_LONE_LINK = re.compile(r"[-*+]?\s*!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>")
+#: a line that is one link and nothing else, in a list item or not: `[paper link](…)`, `- [[page]]`, `<https://…>`
+_LONE_LINK = re.compile(r"[-*+]?\s*(?:!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 #: a note with fewer words of prose than this is a stub: a title, links, code, nothing written yet
 #: (one short sentence is a note: "TensorFlow 与 PyTorch 的取舍。")

@@ -106,7 +106,7 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
             score = best[target].score if target in best else 0.0
             pages.append((-score, -strength, order, target))
     first: list[Suggestion] = []
-    for _score, _strength, _order, page in sorted(pages):
+    for _rank, _strength, _order, page in sorted(pages):
         found = best.get(page) or _first_section(suggester, page)
         if found is not None:
             first.append(found)
