@@ -8,9 +8,10 @@ already cites. Those links are the author's own placement, so they go first:
    list), when the note's text (title and prose, lone link lines left out)
    holds at least half of the page's title words: a concept the note is about,
    not a co-author or an institution it merely names. Pages are ordered by the
-   ranking's score of their best section, then by how often the note writes the
-   page's title words, then by the order it links them; the section is the page's
-   best by the ranking, else its first that takes entries;
+   ranking's score of their best section times 1 + the log of how often the note
+   writes the page's title words (its least written one), then by the order it
+   links them; the section is the page's best by the ranking, else its first that
+   takes entries;
 2. a section of a living document that cites a note or card this note links from
    its body.
 
@@ -19,6 +20,7 @@ The ranking's other suggestions follow.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -104,7 +106,9 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
         strength = _page_strength(kb, target, written)
         if strength is not None:
             score = best[target].score if target in best else 0.0
-            pages.append((-score, -strength, order, target))
+            # the ranking's word, weighed by how much the note writes about the page (damped: a page of
+            # common words the note repeats does not outweigh the ranking)
+            pages.append((-score * (1 + math.log(strength)), -strength, order, target))
     first: list[Suggestion] = []
     for _rank, _strength, _order, page in sorted(pages):
         found = best.get(page) or _first_section(suggester, page)

@@ -37,7 +37,7 @@ NAMESPACE = ITEM_FACTS
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
 #: what placements are kept under (changed with how an increment is placed)
-PLACED_KEY = "placed-links-periods-names-2"
+PLACED_KEY = "placed-links-periods-names-3"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
