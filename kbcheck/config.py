@@ -42,7 +42,8 @@ DEFAULT_TREND_HEADING = r"(?i)§\s*6\.2(?![\d.])|趋势|\btrends?\b"
 DEFAULT_OPEN_QUESTION_HEADING = r"(?i)§\s*6\.1(?![\d.])|开放问题|\bopen questions?\b"
 #: sections that point elsewhere or ask, never homes for new material (the digest's placement)
 DEFAULT_NO_HOME_HEADING = (r"(?i)\bsee also\b|\brelated (?:concepts|pages|links|notes|topics|entities|articles)\b"
-                           r"|相关(?:页面|链接|笔记|概念|条目|阅读)|另见|参见|延伸阅读|扩展阅读|待追问|待确认|待解决")
+                           r"|相关(?:页面|链接|笔记|概念|条目|阅读)|另见|参见|延伸阅读|扩展阅读|待追问|待确认|待解决"
+                           r"|\b(?:evolution|change|revision|update|edit)\s*log\b|更新(?:日志|记录)|变更记录|修订记录")
 
 #: every key, its default, in the order `kbcheck init` writes them
 DEFAULTS: dict[str, Any] = {
@@ -777,7 +778,8 @@ _COMMENTS = {
     "reference-heading": "regex over heading text: the reference-list section",
     "trend-heading": "regex over heading text: the trend section (its items are trend lines, KB001)",
     "open-question-heading": "regex over heading text: the open-question section",
-    "no-home-heading": "regex over heading text: sections the digest never proposes for new material (see also, 待追问)",
+    "no-home-heading": ("regex over heading text: sections the digest never proposes for new material (see also, "
+                        "待追问, a page's own change log: Evolution Log, 更新日志)"),
     "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",

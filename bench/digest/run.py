@@ -118,6 +118,8 @@ def rolled_back(root: Path, base: str, head: str) -> str:
     living = globset(config.knowledge)
     excluded = globset(config.exclude)
     branch = f"rolled-back-{base[:7]}-{head[:7]}"
+    # the clone's HEAD is where every range is read from: it is put back as it was
+    tip = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-q", "-B", branch, head)
     at_head = [p for p in git(root, "ls-tree", "-r", "--name-only", "-z", head).split("\0")
                if p and living.match(p) and not excluded.match(p)]
@@ -132,7 +134,7 @@ def rolled_back(root: Path, base: str, head: str) -> str:
     git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-q", "--allow-empty",
         "-m", "living documents as at the range's start")
     sha = git(root, "rev-parse", "HEAD").strip()
-    git(root, "checkout", "-q", "-f", "--detach", head)
+    git(root, "checkout", "-q", "-f", "--detach", tip)
     return sha
 
 

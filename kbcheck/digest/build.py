@@ -13,11 +13,14 @@ from typing import TYPE_CHECKING
 from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
+from kbcheck.digest.chronology import as_date
 from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
+from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.new_page import new_pages
+from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
 from kbcheck.digest.placement import backfill_reason, merge_actions
@@ -141,6 +144,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
 
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
+    note_cautions = NoteCautions(head_kb, config, as_date(head_date))
+    contradictions = Contradictions(head_kb)
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
@@ -148,14 +153,20 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.backfilled, item.reason = True, backfilled
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
+            item.cautions.extend(note_cautions.of(item, lang))
+            item.cautions.extend(contradictions.of(item, lang))
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
+        # with no living document, only a note naming a page still to write has somewhere to go
+        proposes = not head_docs and item.change != DELETED and item.kind != "knowledge" and bool(
+            new_pages(head_kb, item.path))
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
-                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()))
+                 stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()),
+                 living=bool(head_docs), proposes_page=proposes)
         item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
 
-    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester)
+    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date)
     for item in items:
         if item.cls == INCREMENT and item.change != DELETED:
             item.new_pages = new_pages(head_kb, item.path)

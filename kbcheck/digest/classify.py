@@ -7,18 +7,24 @@
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
 | a changelog, a to-do list or a template                | review     |
+| a stub: no prose yet (a title, links or code)          | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
-| modified: dates, status markers, open questions only   | review     |
+| modified: dates, status markers, tags, open questions, | review     |
+|   or a note's frontmatter alone                        |            |
+| no living document at all, and no page linked to write | review     |
 | added, every id already has entry mentions             | review     |
 | added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
 
 Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
-by what the diff changed (`kbcheck.digest.housekeeping`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
+by what the diff changed (`kbcheck.digest.housekeeping`). A knowledge base with no living
+document (`knowledge` empty, or matching no file at head) has nowhere to fold a note: its new
+and changed notes are notes to read (review), except one that links a living document still to
+be written, which is proposed as a new page (`kbcheck.digest.new_page`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
 An item's ids are its own: those a header every note repeats carries (the
 owner's index repository) were dropped before (`items.drop_repeated_ids`).
@@ -30,6 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
+from kbcheck.digest.housekeeping import filing_only
 from kbcheck.digest.model import (
     ADDED,
     DELETED,
@@ -124,8 +131,10 @@ def _gaps(item: Item, lang: str) -> str:
 
 
 def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, living_reason: str,
-             stale: list[str], linked_from: Sequence[str] = ()) -> None:
-    """Set the item's class and one-line reason: the first row of the table that fits."""
+             stale: list[str], linked_from: Sequence[str] = (), living: bool = True,
+             proposes_page: bool = False) -> None:
+    """Set the item's class and one-line reason: the first row of the table that fits. `living`: the
+    knowledge base has living documents at head; `proposes_page`: the item links one still to write."""
     status = item.status
     total = status.total if status is not None else IdStatus()
     gap = item.cited_no_entry or item.meta_only
@@ -144,6 +153,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = REVIEW, say(lang, "unchanged")
     elif item.shape is not None:
         item.cls, item.reason = REVIEW, say(lang, f"bookkeeping.{item.shape}")
+    elif item.stub:
+        item.cls, item.reason = REVIEW, say(lang, "stub")
     elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
           and item.category not in config.scope_categories):
         item.cls = REVIEW
@@ -161,7 +172,11 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = INCREMENT, say(lang, "refresh_gap", gap=_gaps(item, lang), fields=fields)
         item.cautions.append(say(lang, "caution.refresh_not_new", fields=fields))
     elif item.housekeeping:
-        item.cls, item.reason = REVIEW, say(lang, "housekeeping", what=fields)
+        key = "housekeeping.metadata" if filing_only(item.changed_fields) else "housekeeping"
+        item.cls, item.reason = REVIEW, say(lang, key, what=fields)
+    elif not living and not proposes_page:
+        item.cls, item.unfolded = REVIEW, True
+        item.reason = say(lang, "unfolded") if item.change == ADDED else say(lang, "unfolded.modified", what=fields)
     elif item.change == ADDED and item.ids and status is not None and all(
         s.entry_mentions for s in status.per_id.values()
     ):

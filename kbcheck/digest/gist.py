@@ -40,8 +40,17 @@ _TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
 #: entries a shape needs before it is judged, and the share of them that must have it
 _SHAPE_ENTRIES, _SHAPE_SHARE = 3, 0.6
 _MARKERS = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
-_LONE_LINK = re.compile(r"[-*+]?\s*!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>")
+#: a line that is one link and nothing else, in a list item or not: `[paper link](…)`, `- [[page]]`, `<https://…>`
+_LONE_LINK = re.compile(r"[-*+]?\s*(?:!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+#: a note with fewer words of prose than this is a stub: a title, links, code, nothing written yet
+#: (one short sentence is a note: "TensorFlow 与 PyTorch 的取舍。")
+STUB_WORDS = 1
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+#: a byline ("作者：Jay", "来源：…", "Created: …") says who and where, not what
+BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
+                    r"|modified)\s*[:：]", re.IGNORECASE)
 
 
 def summary_field(fields: Mapping[str, Any] | None) -> str | None:
@@ -113,6 +122,20 @@ def added_lines(old_body: str, new_body: str) -> list[str]:
     return out
 
 
+def prose_words(paragraphs: Sequence[str]) -> int:
+    """How many words the paragraphs hold: latin words and numbers, and a CJK word per two characters."""
+    text = " ".join(paragraphs)
+    return len(_LATIN_WORD.findall(text)) + len(_CJK_CHAR.findall(text)) // 2
+
+
+def is_stub(document: Document | None, text: str, fields: Mapping[str, Any] | None) -> bool:
+    """True when a note holds no prose yet: nothing but its title, headings, lone links, code or a
+    byline, and no summary field (`docs/output.md`, "Stubs")."""
+    if document is None or summary_field(fields) is not None:
+        return False
+    return prose_words([p for p in prose(document, text) if not BYLINE.match(p)]) < STUB_WORDS
+
+
 def note_shape(path: str, body: str) -> str | None:
     """`changelog`, `todo` or `template` when the note is bookkeeping, else None."""
     stem = posixpath.splitext(posixpath.basename(path))[0]
@@ -136,5 +159,5 @@ def _share(entries: Sequence[str], test: Any) -> float:
     return sum(1 for entry in entries if test(entry)) / len(entries)
 
 
-__all__ = ["CHANGELOG", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "note_shape", "prose", "shown_line",
-           "summary_field"]
+__all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "is_stub",
+           "note_shape", "prose", "prose_words", "shown_line", "summary_field"]

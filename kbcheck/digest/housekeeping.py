@@ -1,10 +1,12 @@
 """An edit that keeps a note, not one that adds to it: housekeeping, a review item.
 
-A modification is housekeeping when every field it changed is a date, a flag or a
-status, and every body line it added, removed or rewrote is either in an
-open-question section (`待追问`, `Open questions`, the configured
-open-question heading) or the same line with only a date or a status marker
-changed (`[ ]` → `[x]`, `✅`, `updated 2026-04-20` → `2026-04-21`).
+A modification is housekeeping when every field it changed is a date, a flag, a
+status or a tag (`tags`, `keywords`, `aliases`, `category`…), and every body line it
+added, removed or rewrote is either in an open-question section (`待追问`, `Open
+questions`, the configured open-question heading) or the same line with only a date
+or a status marker changed (`[ ]` → `[x]`, `✅`, `updated 2026-04-20` → `2026-04-21`).
+For a note (not a card, whose frontmatter is its content) an edit of the frontmatter
+alone is housekeeping too, unless it changed a summary field (`tldr`, `summary`…).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.digest.gist import SUMMARY_FIELDS
 from kbcheck.model.cards import split_frontmatter
 from kbcheck.model.document import OPEN_QUESTION
 
@@ -29,6 +32,8 @@ QUESTION_HEADING = re.compile(r"(?i)待追问|待解决|待确认|待办|开放�
 #: frontmatter fields that record a note's state rather than its content
 STATUS_FIELDS = frozenset({"status", "state", "stage", "progress", "confidence", "processed", "reviewed",
                            "last_reviewed", "updated", "modified", "date", "possibly_outdated", "read", "done"})
+#: frontmatter fields that file a note rather than say what it holds
+TAG_FIELDS = frozenset({"tags", "tag", "keywords", "aliases", "category", "categories", "topics", "labels"})
 _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?")
 _BOX = re.compile(r"\[[ xX✓✔-]\]")
 _STATUS_MARKS = re.compile(r"[✅☑✔✓❌⏳🚧🟢🟡🔴⬜⭕]|\((?:done|todo|wip|in progress)\)|（(?:已完成|进行中|待办)）",
@@ -40,9 +45,17 @@ def _state_value(value: Any) -> bool:
 
 
 def _housekeeping_field(name: str, pair: Any) -> bool:
-    if name in STATUS_FIELDS:
+    if name in STATUS_FIELDS or name in TAG_FIELDS:
         return True
     return isinstance(pair, list) and len(pair) == 2 and all(_state_value(v) for v in pair)
+
+
+def filing_only(changed_fields: Mapping[str, Any]) -> bool:
+    """True when the edit is to the frontmatter alone and changed more than dates and states (tags,
+    a venue): the note was filed again, its text untouched."""
+    return "body" not in changed_fields and not all(
+        name in STATUS_FIELDS or (isinstance(pair, list) and len(pair) == 2 and all(_state_value(v) for v in pair))
+        for name, pair in changed_fields.items())
 
 
 def _normal(line: str) -> str:
@@ -70,11 +83,15 @@ class _Sections:
 
 
 def is_housekeeping(old_doc: Document | None, old_text: str, new_doc: Document | None, new_text: str,
-                    changed_fields: Mapping[str, Any], question_heading: HeadingRegex | None = None) -> bool:
+                    changed_fields: Mapping[str, Any], question_heading: HeadingRegex | None = None,
+                    card: bool = False) -> bool:
     """True when the modification changed nothing but state (module docstring); a change with
-    nothing in it is not housekeeping (it is formatting)."""
+    nothing in it is not housekeeping (it is formatting). `card`: the file is a card, whose
+    frontmatter fields are its content."""
     if not changed_fields:
         return False
+    if not card and "body" not in changed_fields and not any(name in SUMMARY_FIELDS for name in changed_fields):
+        return True
     if not all(_housekeeping_field(name, pair) for name, pair in changed_fields.items() if name != "body"):
         return False
     if "body" not in changed_fields:
@@ -97,4 +114,4 @@ def is_housekeeping(old_doc: Document | None, old_text: str, new_doc: Document |
     return True
 
 
-__all__ = ["QUESTION_HEADING", "STATUS_FIELDS", "is_housekeeping"]
+__all__ = ["QUESTION_HEADING", "STATUS_FIELDS", "TAG_FIELDS", "filing_only", "is_housekeeping"]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kbcheck.digest.gist import TEMPLATE, added_lines, note_shape, prose, summary_field
+from kbcheck.digest.gist import BYLINE, TEMPLATE, added_lines, is_stub, note_shape, prose, summary_field
 from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
@@ -43,8 +43,6 @@ _VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 ITEM_FACTS = "item"
 #: cache keys of those facts (bumped when how they are read changes)
 _FIELDS_KEY, _DESCRIBED_KEY = "fields", "described"
-_BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
-                     r"|modified)\s*[:：]", re.IGNORECASE)
 
 
 def is_own(path: str | None) -> bool:
@@ -70,6 +68,15 @@ def cached_split(kb: KnowledgeBase, path: str, text: str) -> tuple[dict[str, Any
     if isinstance(cached, tuple) and len(cached) == 1 and (cached[0] is None or isinstance(cached[0], dict)):
         return cached[0], body
     return split_fields(text)
+
+
+def front_fields(kb: KnowledgeBase, path: str) -> dict[str, Any] | None:
+    """The file's frontmatter fields (cached by blob id), None when it has none or cannot be read:
+    a file without frontmatter costs no YAML read."""
+    text = kb.text(path)
+    if text is None or split_frontmatter(text)[0] is None:
+        return None
+    return cached_split(kb, path, text)[0]
 
 
 def _value_text(raw: object) -> str | None:
@@ -240,7 +247,7 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
         return
     paragraphs = _prose(kb, path)
     # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
-    content = [text for text in paragraphs if not _BYLINE.match(text)] or paragraphs
+    content = [text for text in paragraphs if not BYLINE.match(text)] or paragraphs
     if content:
         item.key_points = _one_line(" ".join(content[:3]))
 
@@ -265,10 +272,11 @@ def _what_changed(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, pa
     if old_text is None:
         return
     item.housekeeping = is_housekeeping(base_kb.document(old_path), old_text, head_kb.document(path), text,
-                                        item.changed_fields, head_kb.config.open_question_heading)
+                                        item.changed_fields, head_kb.config.open_question_heading,
+                                        card=item.kind in CARD_KINDS)
     if "body" in item.changed_fields and not item.housekeeping:
         added = [line for line in added_lines(split_frontmatter(old_text)[2], split_frontmatter(text)[2])
-                 if not _BYLINE.match(line)]
+                 if not BYLINE.match(line)]
         if added:
             item.key_points = _one_line(" ".join(added[:_ADDED_SHOWN]))
 
@@ -319,6 +327,8 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
             body = split_frontmatter(text)[2]
             item.shape = TEMPLATE if kind in CARD_KINDS and note_shape(path, "") == TEMPLATE else (
                 None if kind in CARD_KINDS else note_shape(path, body))
+            if kind not in CARD_KINDS and item.shape is None:
+                item.stub = is_stub(side.document(path), text, front_fields(side, path))
             if item.change == MODIFIED and item.compared and not item.unchanged and not item.volatile_only:
                 _what_changed(base_kb, side, item, path, text)
     else:

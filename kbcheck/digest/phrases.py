@@ -38,6 +38,10 @@ _PHRASES: dict[str, str] = {
     "bookkeeping.todo": "to-do list: plans, not new material",
     "bookkeeping.template": "template: a form for new notes, not new material",
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
+    "housekeeping.metadata": "metadata only (tags, dates, status in the frontmatter), not new material: {what}",
+    "stub": "stub: nothing written yet (a title, links or code only), nothing to fold in",
+    "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
+    "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
     "modified": "modified: {what}",
     "modified.recheck": "re-check the entry in {sections}",
     "unchanged": "unchanged between base and head; listed again by the manifest",
@@ -50,6 +54,8 @@ _PHRASES: dict[str, str] = {
                    "(older than {years} years); not news"),
     "clash": ("name clash: \"{name}\" in the title already names {there} in {files}; here it is {here}: "
               "confirm which is meant before linking them"),
+    "near_clash": ("near-name clash: \"{name}\" here, \"{other}\" in {file}: close names of different works; "
+                   "confirm which is meant"),
     "related.links_item": "links this item",
     "related.shares": "cites {ids} too",
     "related.linked": "linked from this item",
@@ -78,6 +84,14 @@ _PHRASES: dict[str, str] = {
     "caution.influential_zero": "citation counts do not match: {total} citations but 0 influential",
     "caution.refresh_not_new": "the refresh itself is not new ({fields}); it does not count as an increment",
     "caution.not_read": "content not read: {note}",
+    "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
+                         "wrong paper (a copied link?)"),
+    "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
+                                "later); not news, and newer work may have overtaken it"),
+    "caution.contradiction": ("numbers differ: the note says {here}, {path}:{line} says {there} about the same "
+                              "work; check which is right"),
+    "caution.unread": "marked unread ({field}: {value}): the note is not its author's reading yet",
+    "caution.outdated": "the note marks itself possibly outdated ({field}): re-check before citing it",
     # -- markdown ----------------------------------------------------------------------
     "md.title": "Knowledge-base digest ({base}..{head})",
     "md.range": "Range: {base} ({base_date}) → {head} ({head_date})",
@@ -129,6 +143,9 @@ _PHRASES: dict[str, str] = {
     "why.links_same": "links the same files: {files}",
     "why.reads_alike": "cites {path}, which reads alike ({terms})",
     "why.links_doc": "the note links this document",
+    "why.cites_linked": "cites {path}, which the note links",
+    "why.period_current": "the current period's section of this chronological index ({period})",
+    "why.period_new": "a new section for the current period ({period}): this chronological index has none yet",
     "why.lists_material": "where this document lists {kinds} material",
     "why.shared_terms": "shared terms: {terms}",
     "md.no_suggestion": "no section of the living documents fits clearly",
@@ -172,6 +189,9 @@ _WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(
     ("why.shares_repos", r"^shares repos: (?P<ids>.*)$"),
     ("why.links_same", r"^links the same files: (?P<files>.*)$"),
     ("why.reads_alike", r"^cites (?P<path>.*), which reads alike \((?P<terms>.*)\)$"),
+    ("why.cites_linked", r"^cites (?P<path>.*), which the note links$"),
+    ("why.period_current", r"^the current period's section of this chronological index \((?P<period>.*)\)$"),
+    ("why.period_new", r"^a new section for the current period \((?P<period>.*)\): this chronological index has none yet$"),
     ("why.links_doc", r"^the note links this document$"),
     ("why.lists_material", r"^where this document lists (?P<kinds>.*) material$"),
     ("why.shared_terms", r"^shared terms: (?P<terms>.*)$"),

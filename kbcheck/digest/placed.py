@@ -11,13 +11,16 @@ neighbourhood; an increment missing from the cache is placed as always.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
 from kbcheck.checked import AtCommit, config_digest
+from kbcheck.digest.chronology import Chronology, as_date, note_date
 from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import Item, Related
+from kbcheck.digest.own_links import linked_placement
 from kbcheck.digest.placement import Neighbourhood, linked_files
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.model.plain import from_plain, to_plain
@@ -33,6 +36,8 @@ NAMESPACE = ITEM_FACTS
 
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
+#: what placements are kept under (changed with how an increment is placed)
+PLACED_KEY = "placed-links-periods-names-3"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -91,10 +96,23 @@ def parse_notes_in_workers(kb: KnowledgeBase) -> None:
     kb.facts.forget_loaded({shard for shard, pid in zip(groups, done_by) if pid != os.getpid()})
 
 
-def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester) -> None:
-    """Give each increment its suggested sections (from `suggester`, over `kb`), related material and
-    name-clash warnings."""
-    kept = AtCommit.for_run(kb, NAMESPACE, "placed", config_digest(kb.config), lang)
+def _placed(kb: KnowledgeBase, path: str, suggester: Suggester, chronology: Chronology,
+            head_day: dt.date | None) -> list[Suggestion]:
+    """Where the note's own links say, the ranking's best, then each chronological index's current period."""
+    out = linked_placement(kb, path, suggester)
+    if chronology.indexes:
+        taken = {(s.living_doc, s.line, s.section) for s in out}
+        out += [s for s in chronology.places(note_date(kb, path, head_day))
+                if (s.living_doc, s.line, s.section) not in taken]
+    return out
+
+
+def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester,
+                     head_date: str = "") -> None:
+    """Give each increment its suggested sections (from `suggester`, over `kb`; `head_date` dates a
+    note that carries no date of its own), related material and name-clash warnings."""
+    # the key names how placing is done: placements kept by an earlier way of placing are not reused
+    kept = AtCommit.for_run(kb, NAMESPACE, PLACED_KEY, config_digest(kb.config), lang)
     missing: list[Item] = []
     for item in increments:
         hit = _kept(kb, item, kept) if kept is not None else None
@@ -107,11 +125,13 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
         return
     notices_before = len(kb.notices)
     neighbourhood = Neighbourhood(kb)
+    chronology = Chronology(suggester.index)
+    head_day = as_date(head_date)
     placements: list[tuple[Item, Placement]] = []
     for item in missing:
-        placement: Placement = (suggester.suggest(item.path),
+        placement: Placement = (_placed(kb, item.path, suggester, chronology, head_day),
                                 neighbourhood.related(item, linked_files(kb, item.path), lang),
-                                neighbourhood.clashes(item, lang), [])
+                                [*neighbourhood.clashes(item, lang), *neighbourhood.near_clashes(item, lang)], [])
         placements.append((item, placement))
     # what placing read that could not be read is said again when the placements are reused
     notices = kb.notices[notices_before:]

@@ -37,6 +37,18 @@ through to too under until up very was we were what when where which while who w
 new towards toward via using use beyond without study studies case survey learning model models language large
 decision decisions style fine tune tuning system systems data based approach method methods framework analysis
 """.split())
+#: a coined name: hyphenated (`Agent-World`), capitals inside (`AgentWorld`), or letters and digits (`GPT4o`)
+_COINED = re.compile(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
+                     r"|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![\w-])")
+_LOWER_TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+#: letters two names must share before they are close, and near-name warnings per increment
+_NEAR_CORE, _NEAR_SHOWN = 6, 2
+
+
+def _compact(name: str) -> str:
+    return re.sub(r"[-_]", "", name).lower()
+
+
 #: a term held by more files than this (or this share of them) is a topic word, not a name
 _NAME_FILES, _NAME_SHARE = 5, 0.02
 
@@ -115,6 +127,9 @@ class Neighbourhood:
         self.lower_words = {w for w in self.words if w.islower()}
         self._naming: dict[str, list[str]] = {}
         self._hubs: dict[str, bool] = {}
+        #: a coined name's letters (`agentworld`) -> the names written so and the notes whose title has them
+        self._coined: dict[str, list[tuple[str, str]]] | None = None
+        self._common: set[str] = set()
         self.owners: dict[str, list[str]] = {}
         for stem, path in kb.repo_index().items():
             card = kb.card_id_of_path(path)
@@ -158,6 +173,45 @@ class Neighbourhood:
             their_ids = sorted({i for p in others for i in self.cited[p]})
             warnings.append(say(lang, "clash", name=name, here=", ".join(c.display for c in item.ids[:2]),
                                 there=", ".join(their_ids[:3]), files=", ".join(others[:3])))
+        return warnings
+
+    def near_clashes(self, item: Item, lang: str) -> list[str]:
+        """A warning for each coined name of the title (`Agent-World`, `AgentWorld`, `GPT4o`) that
+        another note's title writes another way around the same letters (`Qwen-AgentWorld`): close
+        names of different works. A name written out inside the other (`Llama-2` in `Llama-2-Chat`)
+        is a variant, not a clash; a dictionary word is no coined name."""
+        mine = [(name, _compact(name)) for name in dict.fromkeys(_COINED.findall(item.title))]
+        if not mine:
+            return []
+        if self._coined is None:
+            from kbcheck.model.document import file_title
+
+            # what the notes write in lower case is a word (`fine-tuning`, `finetuning`), not a name
+            common = {_compact(w) for text in self.prose.values() for w in _LOWER_TOKEN.findall(text)}
+            self._coined = {}
+            for path in self.notes:
+                for name in dict.fromkeys(_COINED.findall(file_title(self.kb.document(path), path))):
+                    if _compact(name) not in common:
+                        self._coined.setdefault(_compact(name), []).append((name, path))
+            self._common = common
+        mine = [(name, compact) for name, compact in mine if len(compact) >= _NEAR_CORE and compact not in self._common]
+        own = {cited.id for cited in item.ids}
+        warnings: list[str] = []
+        for name, compact in mine:
+            for other_compact, named in self._coined.items():
+                if compact != other_compact and not (compact in other_compact or other_compact in compact):
+                    continue
+                if min(len(compact), len(other_compact)) < _NEAR_CORE:
+                    continue
+                for other, path in named:
+                    if path == item.path or name.lower() in other.lower() or other.lower() in name.lower():
+                        continue
+                    if own and self.cited.get(path, set()) & own:
+                        continue  # the same work under two spellings is no clash
+                    warnings.append(say(lang, "near_clash", name=name, other=other, file=path))
+                    break
+                if len(warnings) >= _NEAR_SHOWN:
+                    return warnings
         return warnings
 
     # -- related material --------------------------------------------------------
@@ -289,7 +343,8 @@ def merge_actions(kb: KnowledgeBase, items: Sequence[Item], findings: Sequence[F
         section = _section_at(kb, finding.path, finding.line)
         actions.append((say(lang, "action.anchor", line=finding.subject, source=source), finding.path, section))
     for item in increments:
-        if not item.cited_no_entry and first_time(item):
+        # an increment no section fits has no entry to add: a new page, when it links one, is its action
+        if not item.cited_no_entry and item.suggested_sections and first_time(item):
             doc, section = place(item)
             actions.append((say(lang, "action.new_entry", what=name(item), section=shown(section)), doc, section))
     for item in increments:

@@ -26,6 +26,8 @@ _WHY_SHOWN = 3
 _AGAINST_SHOWN = 12
 #: an increment's cautions and findings shown under it (the warnings checklist lists every new finding)
 _WARNINGS_SHOWN = 5
+#: cautions a note to read shows on its review line
+_REVIEW_CAUTIONS = 2
 #: digested review items, new living documents and consumed paths listed one by one (the JSON has them all)
 _GROUP_SHOWN = 10
 
@@ -172,9 +174,11 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     out += blocks
 
     def review_line(item: Item) -> str:
+        # a note to read (nowhere to fold it) keeps its first cautions: they are what reading it needs
+        shown = [f" ⚠ {escape_markdown(c)}" for c in item.cautions[:_REVIEW_CAUTIONS]] if item.unfolded else []
         if lang == "zh":
-            return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}"
-        return f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}"
+            return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" + "".join(shown)
+        return f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}" + "".join(shown)
 
     # what the living documents already discuss is listed up to a point: a wiki's ingest digests hundreds
     digested = [item for item in digest.of_class(REVIEW) if item.digested and not item.backfilled]

@@ -1,0 +1,140 @@
+"""Cautions from reading a note, as a hand-written brief gives them for notes as for cards.
+
+- **One id under two titles**: the paper a note about one work stands for (its frontmatter, title
+  heading or head names exactly one) is also the paper of other such notes with another title (a
+  paper link copied from a template): one of them names the wrong paper.
+- **Back-filled**: the note's paper (an arXiv id tells its month) is older than
+  `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
+  else the head commit's): not news, and newer work may have overtaken it.
+- **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
+  `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
+  the back-fill caution does not already say it): its text is not its author's reading.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from kbcheck.digest.chronology import note_date
+from kbcheck.digest.model import DELETED, Item
+from kbcheck.digest.phrases import say
+from kbcheck.model.document import file_title
+from kbcheck.model.knowledge_base import BRIEF, GUIDE
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from kbcheck.config import Config
+    from kbcheck.model.knowledge_base import KnowledgeBase
+
+#: fields that record whether a note was read, and the values that say it was not
+READ_FIELDS = ("read_status", "reading_status", "reading", "status")
+UNREAD_VALUES = frozenset({"unread", "tbd", "to-read", "to read", "toread", "todo", "not read", "unreviewed", "未读",
+                           "待读"})
+OUTDATED_FIELDS = ("possibly_outdated", "outdated")
+_TWINS_SHOWN = 2
+_TITLE_CHARS = re.compile(r"[\W_]+")
+
+
+def _same_title(a: str, b: str) -> bool:
+    return _TITLE_CHARS.sub("", a).lower() == _TITLE_CHARS.sub("", b).lower()
+
+
+class NoteCautions:
+    """What reading the knowledge base's notes tells about a changed one (module docstring)."""
+
+    def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None) -> None:
+        self.kb = kb
+        self.config = config
+        self.head_day = head_day
+        self._by_id: dict[str, list[str]] | None = None
+
+    def _sole_id(self, path: str) -> str | None:
+        """The paper a note about one work stands for (`kbcheck.evidence.head.one_work`), else None."""
+        from kbcheck.digest.items import front_fields
+        from kbcheck.evidence.head import one_work
+
+        own = self.kb.note_id(path)
+        if own is not None:
+            return own[1] if own[0] in ("arxiv", "doi") else None
+        doc = self.kb.document(path)
+        if doc is None:
+            return None
+        head = one_work(doc, self.kb.resolve(path), front_fields(self.kb, path))
+        ids = {c.id for c in head.citations if c.kind in ("arxiv", "doi")}
+        return next(iter(ids)) if len(ids) == 1 else None
+
+    @property
+    def by_id(self) -> dict[str, list[str]]:
+        """paper id -> the notes whose one paper id it is."""
+        if self._by_id is None:
+            self._by_id = {}
+            for path in self.kb.paths_of_kind(GUIDE, BRIEF):
+                sole = self._sole_id(path)
+                if sole is not None:
+                    self._by_id.setdefault(sole, []).append(path)
+        return self._by_id
+
+    def of(self, item: Item, lang: str) -> list[str]:
+        """The cautions of a changed note (none for cards, living documents and deleted files)."""
+        if item.change == DELETED or item.kind not in (GUIDE, BRIEF) or not item.consumed:
+            return []
+        out: list[str] = []
+        sole = self._sole_id(item.path)
+        if sole is not None:
+            out += self._twins(item, sole, lang)
+        backfilled = self._backfilled(item, sole, lang)
+        if backfilled:
+            out.append(backfilled)
+        out += self._unread(item, lang, bool(backfilled))
+        return out
+
+    def _twins(self, item: Item, sole: str, lang: str) -> list[str]:
+        others = []
+        mine = file_title(self.kb.document(item.path), item.path)
+        for path in self.by_id.get(sole, ()):
+            if path == item.path:
+                continue
+            title = file_title(self.kb.document(path), path)
+            if not _same_title(title, mine):
+                others.append(f"{path}（{title}）" if lang == "zh" else f"{path} ({title})")
+        if not others:
+            return []
+        shown = ", ".join(others[:_TWINS_SHOWN]) + (f" +{len(others) - _TWINS_SHOWN}" if len(others) > _TWINS_SHOWN else "")
+        display = f"arXiv:{sole}" if re.match(r"^\d{4}\.\d{4,5}$", sole) else sole
+        return [say(lang, "caution.id_twins", id=display, others=shown)]
+
+    def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
+        from kbcheck.digest.placement import paper_month
+
+        if item.change != "added" or sole is None or not re.match(r"^\d{4}\.\d{4,5}$", sole):
+            return None
+        published = paper_month(sole)
+        noted = note_date(self.kb, item.path, self.head_day)
+        if published is None or noted is None:
+            return None
+        if (noted - published).days / 365.25 <= self.config.backfill_age_years:
+            return None
+        return say(lang, "caution.backfilled_note", published=published.strftime("%Y-%m"), noted=noted.isoformat(),
+                   years=self.config.backfill_age_years)
+
+    def _unread(self, item: Item, lang: str, backfilled: bool) -> list[str]:
+        from kbcheck.digest.items import front_fields
+
+        fields = front_fields(self.kb, item.path)
+        out: list[str] = []
+        for name in READ_FIELDS:
+            value = (fields or {}).get(name)
+            if isinstance(value, str) and value.strip().lower() in UNREAD_VALUES:
+                out.append(say(lang, "caution.unread", field=name, value=value.strip()))
+                break
+        if not backfilled:
+            for name in OUTDATED_FIELDS:
+                if (fields or {}).get(name) is True:
+                    out.append(say(lang, "caution.outdated", field=name))
+                    break
+        return out
+
+
+__all__ = ["OUTDATED_FIELDS", "READ_FIELDS", "UNREAD_VALUES", "NoteCautions"]

@@ -1,0 +1,122 @@
+"""Cautions from reading notes: one paper id under two titles, a back-filled paper, a note marked
+unread or possibly outdated, and near-name clashes between coined names (hand-written fixtures
+shaped like one-README-per-paper notes copied from a template and a wiki's source notes)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kbcheck.cli import main
+from tests.gitrepo import GitRepo
+
+CONFIG = """knowledge = ["overview/*.md"]
+paper-cards = []
+repo-cards = []
+briefs = []
+manifests = []
+guides = ["papers/**/README.md", "notes/*.md"]
+"""
+OVERVIEW = "# Overview\n\n## Methods\n\nSequence labelling and decoding.\n"
+
+
+def paper(title: str, arxiv: str, body: str = "The method and its results, in a few sentences.") -> str:
+    return f"# {title}\n[paper link](https://arxiv.org/pdf/{arxiv})\n\n## Method\n\n{body}\n"
+
+
+def _cautions(repo: GitRepo, before: dict[str, str], new: dict[str, str],
+              capsys: pytest.CaptureFixture[str]) -> dict[str, list[str]]:
+    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
+    base = repo.commit_all("base", author="tom")
+    repo.write_many(new)
+    repo.commit_all("new", author="tom")  # dated 2026-10-29
+    assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    return {i["path"]: i["warnings"] for i in items}
+
+
+SEQ = "papers/seq/README.md"
+
+
+def test_a_paper_link_another_note_of_another_title_has_is_one_id_under_two_titles(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    warnings = _cautions(git_repo, {SEQ: paper("Task-Aware Sequence Labeling", "2609.04109")},
+                         {"papers/camo/README.md": paper("Breaking Camouflage", "2609.04109")}, capsys)
+    assert [w for w in warnings["papers/camo/README.md"] if w.startswith("one id under two titles")] == [
+        "one id under two titles: arXiv:2609.04109 is also the paper of papers/seq/README.md "
+        "(Task-Aware Sequence Labeling); one of them names the wrong paper (a copied link?)"]
+
+
+def test_the_same_paper_under_the_same_title_or_cited_in_passing_is_no_twin(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    passing = "# Reading notes\n\nMethods such as [this one](https://arxiv.org/abs/2609.04109) and [that one](https://arxiv.org/abs/2609.05555) label sequences.\n"
+    warnings = _cautions(git_repo, {SEQ: paper("Task-Aware Sequence Labeling", "2609.04109")},
+                         {"papers/copy/README.md": paper("Task-aware sequence labeling", "2609.04109"),
+                          "notes/reading.md": passing}, capsys)
+    assert not [w for ws in warnings.values() for w in ws if "two titles" in w]
+
+
+def test_a_paper_years_older_than_its_note_is_back_filled(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    warnings = _cautions(git_repo, {}, {"papers/old/README.md": paper("Attention Everywhere", "1706.03762"),
+                                        "papers/new/README.md": paper("Drafts Everywhere", "2609.01234")}, capsys)
+    assert [w for w in warnings["papers/old/README.md"] if w.startswith("back-filled")] == [
+        "back-filled: the paper is from 2017-06, noted 2026-10-29 (more than 3 years later); "
+        "not news, and newer work may have overtaken it"]
+    assert not [w for w in warnings["papers/new/README.md"] if w.startswith("back-filled")]
+
+
+def test_the_note_own_date_decides_the_back_fill(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    dated = "---\ndate: 2018-01-05\n---\n\n" + paper("Attention Everywhere", "1706.03762")
+    warnings = _cautions(git_repo, {}, {"papers/old/README.md": dated}, capsys)
+    assert not [w for w in warnings["papers/old/README.md"] if w.startswith("back-filled")]
+
+
+def test_a_note_marked_unread_or_outdated_says_so(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    unread = "---\nreading_status: TBD\n---\n\n" + paper("Drafts Everywhere", "2609.01234")
+    outdated = "---\nread_status: read\npossibly_outdated: true\n---\n\n" + paper("Trees Everywhere", "2609.05678")
+    read = "---\nread_status: read\n---\n\n" + paper("Heads Everywhere", "2609.09999")
+    old_outdated = "---\npossibly_outdated: true\n---\n\n" + paper("Attention Everywhere", "1706.03762")
+    warnings = _cautions(git_repo, {}, {"papers/a/README.md": unread, "papers/b/README.md": outdated,
+                                        "papers/c/README.md": read, "papers/d/README.md": old_outdated}, capsys)
+    assert "marked unread (reading_status: TBD): the note is not its author's reading yet" in warnings["papers/a/README.md"]
+    assert ("the note marks itself possibly outdated (possibly_outdated): re-check before citing it"
+            in warnings["papers/b/README.md"])
+    assert not [w for w in warnings["papers/c/README.md"] if "unread" in w or "outdated" in w]
+    # the back-fill already says the paper is old
+    assert [w.split(":")[0] for w in warnings["papers/d/README.md"] if "outdated" in w or "back-filled" in w] == [
+        "back-filled"]
+
+
+def test_a_coined_name_written_another_way_is_a_near_name_clash(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    warnings = _cautions(git_repo, {"papers/qwen/README.md": paper("Qwen-AgentWorld: Worlds for Agents", "2609.11111")},
+                         {"papers/aw/README.md": paper("Agent-World: Scaling Environments", "2609.22222")}, capsys)
+    assert [w for w in warnings["papers/aw/README.md"] if w.startswith("near-name")] == [
+        'near-name clash: "Agent-World" here, "Qwen-AgentWorld" in papers/qwen/README.md: close names of '
+        "different works; confirm which is meant"]
+
+
+def test_words_and_variants_are_no_near_name_clash(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = {"papers/ft/README.md": paper("Finetuning at Scale", "2609.11111", "We study finetuning of large models."),
+              "papers/llama/README.md": paper("Llama-2-Chat: Dialogue Tuning", "2609.33333")}
+    new = {"papers/ft2/README.md": paper("Fine-Tuning Small Models", "2609.22222"),
+           "papers/llama2/README.md": paper("Llama-2: Open Models", "2609.44444")}
+    warnings = _cautions(git_repo, before, new, capsys)
+    assert not [w for ws in warnings.values() for w in ws if w.startswith("near-name")]
+
+
+def test_a_note_to_read_shows_its_cautions_on_its_review_line(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG.replace('knowledge = ["overview/*.md"]', "knowledge = []"),
+                         SEQ: paper("Task-Aware Sequence Labeling", "2609.04109")})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write("papers/camo/README.md", paper("Breaking Camouflage", "2609.04109"))
+    git_repo.commit_all("new", author="tom")
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if "papers/camo/README.md" in x and x.startswith("- ")]
+    assert "a note to read" in line and "⚠ one id under two titles: arXiv:2609.04109" in line
+
+
+def test_two_notes_of_one_paper_under_one_long_title_are_no_twins(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    long = "Black-Box Prompt Optimization: Aligning Large Language Models without Model Training, at Scale"
+    warnings = _cautions(git_repo, {SEQ: paper(long, "2609.04109")}, {"papers/again/README.md": paper(long, "2609.04109")},
+                         capsys)
+    assert not [w for w in warnings["papers/again/README.md"] if "two titles" in w]
