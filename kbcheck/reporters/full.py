@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.printable import for_terminal
-from kbcheck.reporters.text import fixable_line, format_finding, summary_line
+from kbcheck.reporters.text import format_finding, write_summary
 
 if TYPE_CHECKING:
     from kbcheck.findings import Finding, Report
@@ -65,9 +65,5 @@ def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *, color: boo
         lines = source(index)
         for line in context(finding, lines) if lines is not None else ():
             out.write(line + "\n")
-    if quiet:
-        return
-    out.write(summary_line(report, lang=lang) + "\n")
-    fixable = fixable_line(report, color=color, lang=lang)
-    if fixable is not None:
-        out.write(fixable + "\n")
+    if not quiet:
+        write_summary(report, out, color=color, lang=lang)

@@ -93,8 +93,12 @@ def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *, color: boo
         out.write(format_finding(finding, color=color) + "\n")
     for line in statistics:
         out.write(line + "\n")
-    if quiet:
-        return
+    if not quiet:
+        write_summary(report, out, color=color, lang=lang)
+
+
+def write_summary(report: Report, out: TextIO, *, color: bool = False, lang: str = "en") -> None:
+    """The summary line and the fixable count, as every human-readable format ends."""
     out.write(summary_line(report, lang=lang) + "\n")
     fixable = fixable_line(report, color=color, lang=lang)
     if fixable is not None:
