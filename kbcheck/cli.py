@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
     csub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     clear = csub.add_parser("clear", help="remove the parse cache under the git directory")
     clear.set_defaults(handler=cmd_cache_clear)
+    completion = sub.add_parser("completion", help="print the shell completion script for bash, zsh or tcsh")
+    completion.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell the script is for")
+    completion.set_defaults(handler=cmd_completion)
     return parser
 
 
@@ -240,6 +243,24 @@ def cmd_cache_clear(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.commands.cache import run_cache_clear
 
     return run_cache_clear(out)
+
+
+#: the shells `kbcheck completion` writes a script for (those shtab writes)
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def cmd_completion(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The completion script, generated from this very parser by shtab (an optional dependency:
+    `pip install 'kbcheck[completion]'`), so it never falls behind the commands and flags."""
+    try:
+        import shtab
+    except ImportError:
+        from kbcheck.errors import UsageError
+        from kbcheck.i18n import _
+
+        raise UsageError(_("shell completion needs the shtab package: pip install 'kbcheck[completion]'")) from None
+    out.write(shtab.complete(_parser(), shell=args.shell))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
