@@ -63,6 +63,16 @@ def repo_card(repo: str, body: str = "", **fields: object) -> str:
     return f"---\nrepo: {repo}\n{extra}---\n{body}\n"
 
 
+def mapping(knowledge: list[str], guides: list[str], extra: str = "") -> str:
+    """A `.kbcheck.toml` that maps living documents and guides and sets every other kind to nothing
+    (a collection outside the default layout); `extra` adds lines (a heading pattern)."""
+    def globs(values: list[str]) -> str:
+        return "[" + ", ".join(f'"{v}"' for v in values) + "]"
+
+    return (f"knowledge = {globs(knowledge)}\n{extra}paper-cards = []\nrepo-cards = []\nbriefs = []\n"
+            f"manifests = []\nguides = {globs(guides)}\n")
+
+
 def run(files: dict[str, str | bytes], paths: list[str] | None = None, config: Config | None = None,
         select: set[str] | None = None, filter: str = "file") -> Report:
     """Check `paths` (default: every file) of an in-memory knowledge base."""

@@ -13,6 +13,7 @@ import pytest
 from kbcheck.cli import main
 from kbcheck.digest.chronology import DAY, MONTH, YEAR, heading_date
 from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
 
 
 @pytest.mark.parametrize("heading, found", [
@@ -28,13 +29,7 @@ def test_a_heading_names_its_period(heading: str, found: tuple[dt.date, str] | N
     assert heading_date(heading) == found
 
 
-CONFIG = """knowledge = ["lists/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/*.md"]
-"""
+CONFIG = mapping(["lists/*.md"], ["notes/*.md"])
 MONTHLY = """# Reading list
 
 ## 2026-10

@@ -11,14 +11,9 @@ import pytest
 
 from kbcheck.cli import main
 from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
 
-CONFIG = """knowledge = ["overview/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["papers/**/README.md", "notes/*.md"]
-"""
+CONFIG = mapping(["overview/*.md"], ["papers/**/README.md", "notes/*.md"])
 OVERVIEW = "# Overview\n\n## Methods\n\nSequence labelling and decoding.\n"
 
 

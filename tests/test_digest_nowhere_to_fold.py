@@ -11,14 +11,9 @@ import pytest
 
 from kbcheck.cli import main
 from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
 
-NOTES_ONLY = """knowledge = []
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["papers/**/README.md"]
-"""
+NOTES_ONLY = mapping([], ["papers/**/README.md"])
 WITH_OVERVIEW = NOTES_ONLY.replace("knowledge = []", 'knowledge = ["overview/*.md"]')
 NOTE = """# Draft and Verify
 

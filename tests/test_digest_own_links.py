@@ -12,15 +12,9 @@ from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.snapshots import tree_snapshot
 from kbcheck.suggest import Suggester
 from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
 
-WIKI = """knowledge = ["wiki/concepts/*.md", "wiki/entities/*.md"]
-reference-heading = '(?i)^\\s*(?:sources|references)\\s*$'
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["wiki/sources/*.md"]
-"""
+WIKI = mapping(["wiki/concepts/*.md", "wiki/entities/*.md"], ["wiki/sources/*.md"], "reference-heading = '(?i)^\\s*(?:sources|references)\\s*$'\n")
 CONCEPT = """# Few-Shot Learning
 
 ## Definition
@@ -101,13 +95,7 @@ def test_a_linked_page_whose_title_the_note_does_not_write_is_left_to_the_rankin
     assert placed == ranked[:3]
 
 
-ARTICLES = """knowledge = ["articles/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/*.md"]
-"""
+ARTICLES = mapping(["articles/*.md"], ["notes/*.md"])
 ARTICLE = """# 卷积网络
 
 ## 早期网络

@@ -10,15 +10,9 @@ import pytest
 
 from kbcheck.cli import main
 from kbcheck.digest.render_markdown import escape_markdown
+from tests.kbtools import mapping
 
-WIKI_CONFIG = """knowledge = ["wiki/concepts/*.md"]
-reference-heading = '(?i)^\\s*(?:sources|references)\\s*$'
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["wiki/sources/*.md"]
-"""
+WIKI_CONFIG = mapping(["wiki/concepts/*.md"], ["wiki/sources/*.md"], "reference-heading = '(?i)^\\s*(?:sources|references)\\s*$'\n")
 PAGE_BEFORE = """---
 type: concept
 title: Speculative Decoding
@@ -147,13 +141,7 @@ def test_an_unlinked_chinese_note_is_an_increment_under_its_own_id(wiki, capsys)
 
 # -- placement: a section has to share something with the note ------------------------------------
 
-ARTICLE_CONFIG = """knowledge = ["articles/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/*.md"]
-"""
+ARTICLE_CONFIG = mapping(["articles/*.md"], ["notes/*.md"])
 ARTICLE = """# 经典 CNN 模型
 
 本文汇总读过的论文笔记：[AlexNet 笔记](../notes/alexnet.md)、[VGG 笔记](../notes/vgg.md)。
@@ -243,13 +231,7 @@ def test_a_created_line_is_not_a_key_point(git_repo, capsys) -> None:  # type: i
 
 # -- boilerplate: what every note's header repeats places nothing ----------------------------------
 
-NOTES_CONFIG = """knowledge = ["overview/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/*.md"]
-"""
+NOTES_CONFIG = mapping(["overview/*.md"], ["notes/*.md"])
 HEADER = "> 作者：杨柳 · 笔记索引：https://github.com/tom/notes-index · 那些你不知道的事\n\n"
 OVERVIEW = """# 【关于 检索】那些你不知道的事
 

@@ -11,15 +11,10 @@ import pytest
 
 from kbcheck.cli import main
 from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
 from tests.test_digest import BASE, JEV, card
 
-CONFIG = """knowledge = ["overview/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/**/*.md"]
-"""
+CONFIG = mapping(["overview/*.md"], ["notes/**/*.md"])
 OVERVIEW = "# Decoding\n\n## Methods\n\nBeam search and sampling.\n"
 STUB = """---
 title: A Textbook of Statistical Learning

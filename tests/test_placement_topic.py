@@ -8,17 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from kbtools import run_cli
+from kbtools import mapping, run_cli
 
 from kbcheck.model.document import inline_text
 
-CONFIG = """knowledge = ["articles/*.md"]
-paper-cards = []
-repo-cards = []
-briefs = []
-manifests = []
-guides = ["notes/*.md"]
-"""
+CONFIG = mapping(["articles/*.md"], ["notes/*.md"])
 # a page on one topic, that lists the note it was written from (its habit), among many notes on other things
 ZH_PAGE = """# 噪声标签学习
 
