@@ -30,7 +30,7 @@ def one_work_folders(repo: git.Repository, guides: list[str], knowledge: list[st
     """The guide globs (`folder/**/*.md`) whose sampled notes mostly name one work, and why
     (`knowledge`: the living documents init proposes, which are no guides)."""
     from kbcheck.config import Config
-    from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.model.knowledge_base import GUIDE, KnowledgeBase
     from kbcheck.snapshots import WorktreeSnapshot
 
     snapshot = WorktreeSnapshot(repo)
@@ -40,7 +40,7 @@ def one_work_folders(repo: git.Repository, guides: list[str], knowledge: list[st
     counts: dict[str, tuple[int, int]] = {}  # glob -> (notes naming one work, notes sampled)
     for glob in guides:
         folder = glob.split("/**", 1)[0]
-        notes = [p for p in paths if p.startswith(folder + "/") and kb.kind_of(p) == "guide"]
+        notes = [p for p in paths if p.startswith(folder + "/") and kb.kind_of(p) == GUIDE]
         sample = notes[:: max(1, len(notes) // per_folder)][:per_folder]
         named = sum(1 for path in sample if _names_one_work(kb, path))
         counts[glob] = (named, len(sample))

@@ -32,18 +32,18 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
     detected = _detected(repo)
-    links = link_settings(repo)
-    links.update(one_work_settings(repo, list(detected.settings.get("guides", [])),
-                                   list(detected.settings.get("knowledge", []))))
-    proposed = {**detected.settings, **{key: value for key, (value, _why) in links.items()}}
+    # the settings found by looking at the notes, each with why: key -> (value, why)
+    reasoned = {**link_settings(repo), **one_work_settings(repo, list(detected.settings.get("guides", [])),
+                                                           list(detected.settings.get("knowledge", [])))}
+    proposed = {**detected.settings, **{key: value for key, (value, _why) in reasoned.items()}}
     path = write_init(root, force=force, author=author.toml() if author else "", proposed=proposed,
-                      found=detected.found, reasons={key: why for key, (_value, why) in links.items()})
+                      found=detected.found, reasons={key: why for key, (_value, why) in reasoned.items()})
     print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
     for line in detected.found:
         print(f"found: {line}", file=out)
     if author is not None:
         print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
-    for key, (value, why) in links.items():
+    for key, (value, why) in reasoned.items():
         print(f"found {key} = {value}: {why}", file=out)
     return 0
 

@@ -44,14 +44,12 @@ from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LINE
 from kbcheck.model.knowledge_base import Link
-from kbcheck.model.particulars import BYLINE, HEADING
+from kbcheck.model.particulars import BYLINE, SECTION
 
 if TYPE_CHECKING:
     from kbcheck.model.document import Block, Document
     from kbcheck.model.knowledge_base import Citation, Resolved
 
-#: a first section under the title that gives the work's particulars (`## 基本信息`, `## Paper Info`)
-_PARTICULARS_SECTION = re.compile(rf"^[\s\d.、:：§#*_\-]*(?:{HEADING})", re.IGNORECASE)
 #: a line that opens with a short label and a colon: `**arXiv**: …`, `论文地址：…`, `course: …`
 LABELLED = re.compile(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
 _WEB = re.compile(r"https?://\S+")
@@ -99,14 +97,11 @@ def title_heading(doc: Document, path: str = "") -> Block | None:
     and none of them links anything (a list of linked headings is a list of works), or if the
     lines under it give a work's particulars (a byline, an arXiv id or DOI), or if the file is
     named after it and a year (`filed_under`)."""
-    headings = [s for s in doc.sections if s.heading is not None and s.blocks]
-    if not headings:
+    block = _first_heading(doc)
+    if block is None:
         return None
-    first = headings[0]
-    block = doc.blocks[first.blocks[0]]
-    if block.kind != "heading" or any(b.claims for b in doc.blocks[: block.index]):
-        return None
-    peers = [s for s in headings[1:] if s.level <= first.level]
+    first = doc.sections[block.section]
+    peers = [s for s in doc.sections[first.index + 1:] if s.heading is not None and s.blocks and s.level <= first.level]
     if not peers:
         return block
     if _links(block):
@@ -129,7 +124,7 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     links: list[Link] = []
     shapes: list[str] = []
     named = ""
-    title = title_heading(doc, path) or (_first_heading(doc) if titled else None)
+    title = title_heading(doc, path) or (_level_one_title(doc) if titled else None)
     head = _preamble(doc)
     if title is not None or head:
         head += _head_blocks(doc, title) if title is not None else []
@@ -175,15 +170,21 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
 
 
 def _first_heading(doc: Document) -> Block | None:
-    """The note's title in a note about one work: its first heading, when it is a level-1 heading
-    (`## Method` first is a section, not a title), no claim stands before it and it links nothing
-    (a linked heading among others heads one of a list of works)."""
+    """The note's first heading, when no claim stands before it."""
     for block in doc.blocks:
         if block.kind == "heading":
-            return block if doc.sections[block.section].level == 1 and not _links(block) else None
+            return block
         if block.claims:
             return None
     return None
+
+
+def _level_one_title(doc: Document) -> Block | None:
+    """The note's title in a note about one work: its first heading, when it is a level-1 heading
+    (`## Method` first is a section, not a title) that links nothing (a linked heading among
+    others heads one of a list of works)."""
+    block = _first_heading(doc)
+    return block if block is not None and doc.sections[block.section].level == 1 and not _links(block) else None
 
 
 def filed_under(title: str, path: str) -> bool:
@@ -228,7 +229,7 @@ def _head_blocks(doc: Document, title: Block) -> list[int]:
     after = section.index + 1
     if after < len(doc.sections) and doc.sections[after].parent == section.index:
         heading = doc.sections[after].heading
-        if heading is not None and _PARTICULARS_SECTION.match(heading):
+        if heading is not None and SECTION.match(heading):
             candidates = [*candidates, *doc.sections[after].blocks[1:]]
     for index in candidates[:HEAD_BLOCKS]:
         block = doc.blocks[index]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from kbcheck.model.particulars import HEADING as PARTICULARS_HEADING
+from kbcheck.model.particulars import HEADING_LEAD
 
 #: a heading that names where the text around it comes from (`#### 来源`, `## Sources:`), or
 #: gives the note's work its particulars (`## Meta Info`, `## 论文信息`,
 #: `## 基本信息`: its links are the work's, `model.particulars`)
 SOURCE_LABEL = re.compile(
-    rf"^[\s\d.、:：§#*_\-]*(?:来源|出处|sources?(?![A-Za-z])|{PARTICULARS_HEADING})",
+    rf"^{HEADING_LEAD}(?:来源|出处|sources?(?![A-Za-z])|{PARTICULARS_HEADING})",
     re.IGNORECASE,
 )
 #: a paragraph or list item that opens by naming its source (`参考资料：[…](…)`, `Source: …`, `主要来源：`)

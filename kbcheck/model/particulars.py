@@ -26,5 +26,9 @@ BYLINE = re.compile(rf"^[\s*_>\-]*(?:(?:{LABELS}|{NAMING})[\s*_]*[:：]|isbn[\s\
 #: frontmatter keys that, beside a `title`, make it a bibliographic entry
 FRONT_KEY = re.compile(rf"^(?:{LABELS})\s*:", re.MULTILINE | re.IGNORECASE)
 #: a heading that gives the note's work its particulars (`## Meta Info`, `## 论文信息`, `## 基本信息`)
+#: what may stand before a heading's words: its number, its label, markdown marks (`## 1. 论文信息`)
+HEADING_LEAD = r"[\s\d.、:：§#*_\-]*"
 HEADING = (r"meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据|基本信息\s*$|basic\s?info(?:rmation)?\s*$"
            r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$")
+#: a first section under the title that gives the work's particulars (`## 基本信息`, `## Paper Info`)
+SECTION = re.compile(rf"^{HEADING_LEAD}(?:{HEADING})", re.IGNORECASE)
