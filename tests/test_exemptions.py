@@ -42,6 +42,7 @@ PROSE = {
     "condition": ("pretrained on 10% of the data", "10%", "accuracy rose by 10% on the data"),
     "variable-unit": ("FFN 宽 4h，其中 h 是隐藏维度", "4h", "训练用了 4h"),
     "illustrative": ("decode 100 token 和 1M token 的开销不同", "100 token", "吞吐 100 tokens/s"),
+    "capacity": ("a page is typically 4 KB", "4 KB", "the new allocator saves up to 4 GB"),
 }
 
 
@@ -61,7 +62,7 @@ def kb005(text: str, exempt: list[str] | None = None) -> list[str]:
 
 
 def test_every_exemption_has_a_case_and_a_near_case() -> None:
-    block_level = {"blockquote", "reference-title", "row-change", "own-measurement"}
+    block_level = {"blockquote", "reference-title", "row-change", "own-measurement", "worked-example"}
     assert set(NAMES) == set(PROSE) | block_level
     assert len(NAMES) == len(set(NAMES))
 
@@ -120,6 +121,10 @@ def test_these_are_claims(text: str, expected: list[str]) -> None:
         ("accuracy between 70% and 80%", ["70%", "80%"]),
         # a letter that is no variable of the sentence is a unit
         ("detects text at 0.09s per image, as its s-shaped curve shows", ["0.09s"]),
+        # a size used, or a speed-up given as usual, is a result; a measured size after e.g. too
+        ("显存占用 18GB", ["18GB"]),
+        ("it is typically 3x faster", ["3x"]),
+        ("memory fell a lot, e.g. to 5.93GB", ["5.93GB"]),
     ],
 )
 def test_near_shapes_stay_claims(text: str, expected: list[str]) -> None:
@@ -187,6 +192,59 @@ def test_a_number_shown_with_the_log_that_produced_it() -> None:
     # 20ms and 31ms are in the log beside them; 90ms is not, and a measurement without its log is a claim
     assert kb005(text) == ["90ms", "3x"]
     assert kb005(text, [n for n in NAMES if n != "own-measurement"]) == ["20ms", "31ms", "90ms", "3x"]
+
+
+def test_the_values_of_a_worked_example_are_exempt_until_switched_off() -> None:
+    text = """
+        # Scheduling
+
+        ## Example: round robin
+
+        A quantum of 4 ms gives a wait of 16 ms.
+
+        ### The arithmetic
+
+        - the third job waits 12 ms
+
+        ## Results
+
+        The new scheduler is 3x faster.
+
+        **Example**: an update check needs 5-10 MB.
+
+        Example:
+
+        - a burst of 20 ms
+          - then 40 ms
+
+        After the example, a run took 50 ms.
+        """
+    # under the example heading and its sub-sections, led by `Example:`, or in the list it brings in
+    assert kb005(text) == ["3x", "50 ms"]
+    assert kb005(text, [n for n in NAMES if n != "worked-example"]) == [
+        "4 ms", "16 ms", "12 ms", "3x", "5-10 MB", "20 ms", "40 ms", "50 ms"]
+
+
+def test_a_heading_about_examples_as_data_is_no_worked_example() -> None:
+    text = """
+        # Prompting
+
+        ## Prompt Examples
+
+        The model scored 45% with them.
+
+        For example: EAGLE is 2.7x faster.
+
+        ## 示例质量分析
+
+        准确率提升 12%。
+
+        ## 一个完整示例：推理一步
+
+        这一步耗时 3 秒。
+        """
+    # `For example:` leads a sentence of its own, which may state a result; the walk-through is an example
+    assert kb005(text) == ["45%", "2.7x", "12%"]
 
 
 # -- the configuration ------------------------------------------------------------------------

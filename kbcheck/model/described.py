@@ -74,6 +74,26 @@ _DEFINED = (r"(?:(?i:\bwhere|\blet)|其中|令|设)\s+\$?{v}\$?(?![A-Za-z0-9])"
 #: how far around a number its sentence is looked at, in characters each way
 _NEAR = 120
 _CLAUSE = re.compile(r"[，,；;。!！?？\n]|\.(?=\s)")
+#: a unit of storage: what a capacity is given in
+_STORAGE_UNIT = re.compile(r"(?i:[KMGTPE]i?B|[kmgt]b|bytes?)")
+#: a limit, a usual value or an example right before a size: `up to 10 GB`, `typically 4 KB`, `(e.g., 4 KB)`
+_CAPACITY_BEFORE = re.compile(
+    r"(?:(?i:\b(?:e\.g\.|i\.e\.|typically|commonly|usually|normally|often|up\s+to|maximum(?:\s+of)?|max\.?"
+    r"|at\s+most|no\s+more\s+than|cannot\s+exceed|limit(?:ed)?\s+(?:to|of|is)|minimum(?:\s+of)?|multiples?\s+of))"
+    r"|通常|一般|常见|最大|最多|上限|不超过|至多|最小|最少)(?:[^\d.,;:，。；：]{0,12}?|,)[~≈约]?[\s*_]{0,3}$"
+)
+#: a change in the clause makes the size a result: `saves up to 10 GB`, `显存最多降低 4GB`
+_CHANGE = re.compile(r"(?i:reduc|sav(?:e|es|ed|ing)\b|cut|shrink|lower|less|fewer|drop|free[sd]?\b)|节省|减少|降低|压缩|缩小|省")
+#: a heading that shows a worked example: `## Example`, `### Worked example: …`, `### 一个完整示例`
+_EXAMPLE_HEADING = re.compile(
+    r"^[\s\d.、:：§#*_\-]*(?:"
+    r"(?i:(?:(?:an?|one)\s+)?(?:(?:simple|concrete|numerical|complete|quick|full|detailed|practical|illustrative|toy"
+    r"|worked)[\s-]+)*examples?(?:\s+(?:scenario|calculation|walk-?through|run|problem)s?)?)"
+    r"|(?:一个|一些|几个)?(?:完整|具体|简单|数值|计算)?的?(?:示例|例子|算例|举例(?:说明)?))"
+    r"(?:\s*\d+)?[\s*_]*(?:[:：(（—–-].*)?$"
+)
+#: a paragraph or item led by the word for an example: `Example:`, `**示例**：`, `举例：`
+_EXAMPLE_LEAD = re.compile(r"^\s*(?:(?i:(?:worked\s+|numerical\s+|simple\s+)?examples?)|示例|举例|算例|例)(?:\s*\d+)?\s*[:：]")
 
 
 def condition_spans(text: str) -> list[tuple[int, int, str]]:
@@ -109,11 +129,33 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
     around = text[max(0, start - _NEAR) : unit_start] + " " + text[unit_end : unit_end + _NEAR]
     if unit in ("h", "s") and re.search(_DEFINED.format(v=unit), around):
         tags.append("variable-unit")
+    if not ratio and _STORAGE_UNIT.fullmatch(unit) and _capacity(text, start, end):
+        tags.append("capacity")
     size = not ratio and bool(_SIZE_UNIT.match(text, end) or _SIZE_UNIT.match(unit))
     if size and _ROUND.fullmatch(text[start:end]) and (
             (_PAIR.match(after) and _WORKLOAD.search(before[-16:])) or _paired_before(text, start)):
         tags.append("illustrative")
     return tags
+
+
+def _capacity(text: str, start: int, end: int) -> bool:
+    """A size given as a limit, a usual value or an example, in a sentence that changes no size
+    (`saves memory, e.g. 25.15GB` reports a saving); an example size is a whole number."""
+    lead = _CAPACITY_BEFORE.search(text, max(0, start - 32), start)
+    if lead is None or _CHANGE.search(text, max(0, start - 80), start):
+        return False
+    return not (lead.group(0).lstrip().lower().startswith(("e.g", "i.e")) and "." in text[start:end])
+
+
+def example_heading(heading: str) -> bool:
+    """A heading over a worked example: the values under it are the example's, not results."""
+    return bool(_EXAMPLE_HEADING.match(heading))
+
+
+def leads_example(text: str) -> bool:
+    """A paragraph or a list item that opens as an example (`Example:`, `示例：`), and so brings in
+    the list that follows it."""
+    return bool(_EXAMPLE_LEAD.match(text))
 
 
 def _paired_before(text: str, start: int) -> bool:

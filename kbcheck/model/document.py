@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
-from kbcheck.model.described import row_change
+from kbcheck.model.described import example_heading, leads_example, row_change
 from kbcheck.model.disables import ALL, BLOCK, ENABLE, FILE, Directive, UnreadComment, comments_in, read_comment, with_reach
 from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
@@ -438,8 +438,11 @@ class _Builder:
         self.item_stack: list[int] = []
         self.heading_stack: list[tuple[int, int]] = []  # (level, section index)
         self.quote_depth = 0
-        #: per open list: whether it lists suppositions (`假设：` before it), nested lists inherit
-        self.supposed: list[bool] = []
+        #: per open list: the exemptions its items inherit from the paragraph that brings it in
+        #: (`假设：` lists suppositions, `Example:` a worked example); nested lists inherit
+        self.listed: list[tuple[str, ...]] = []
+        #: sections headed as a worked example (`## Example`), with their sub-sections
+        self.example_sections: set[int] = set()
         #: whether the first heading is a title over sections of its own (`Document.title_block`)
         self.titled = False
         #: the numbers of the code block just closed and its last line: the block right after it may
@@ -462,6 +465,8 @@ class _Builder:
             self.sections[-1].end_line = max(self.sections[-1].line, line - 1)
         section = Section(len(self.sections), heading, level, line, line, section_label(heading or ""), role, parent)
         self.sections.append(section)
+        if parent in self.example_sections or (heading is not None and example_heading(heading)):
+            self.example_sections.add(section.index)
         if heading is not None:
             self.heading_stack.append((level, section.index))
         return section
@@ -610,8 +615,11 @@ class _Builder:
         around: tuple[str, ...] = ()
         if self.quote_depth:
             around += ("blockquote",)
-        if self.supposed and self.supposed[-1]:
-            around += ("supposition",)
+        if self.listed:
+            around += self.listed[-1]
+        if block.section in self.example_sections or (
+                block.kind in ("paragraph", "list_item") and leads_example(block.text or text)):
+            around += ("worked-example",)
         in_references = self.sections[block.section].role == REFERENCE
         row = block.text if block.kind == "table_row" else None
         for start, _end, written, number, card_field, tags in (
@@ -726,12 +734,16 @@ class _Builder:
                 self.add_inline(table_row, tok, separator=" | ")
             elif t in ("bullet_list_open", "ordered_list_open"):
                 before = self.blocks[-1] if self.blocks else None
-                self.supposed.append(bool(self.supposed and self.supposed[-1]) or (
-                    before is not None and before.kind == "paragraph" and before.section == len(self.sections) - 1
-                    and introduces_supposition(before.text)))
+                inherited = self.listed[-1] if self.listed else ()
+                brought = before is not None and before.section == len(self.sections) - 1
+                if brought and before is not None and before.kind == "paragraph" and introduces_supposition(before.text):
+                    inherited += ("supposition",)
+                if brought and before is not None and before.kind in ("paragraph", "list_item") and leads_example(before.text):
+                    inherited += ("worked-example",)
+                self.listed.append(tuple(dict.fromkeys(inherited)))
             elif t in ("bullet_list_close", "ordered_list_close"):
-                if self.supposed:
-                    self.supposed.pop()
+                if self.listed:
+                    self.listed.pop()
             elif t == "blockquote_open":
                 self.quote_depth += 1
             elif t == "blockquote_close":

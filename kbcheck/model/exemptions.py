@@ -60,6 +60,13 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                                "`4h, where h is the hidden size`"),
     Exemption("illustrative", "example values: the round sizes of a workload set side by side (`decode 100 token "
                               "和 1M token`); amounts of a thing (`2B tokens and 4M tokens of data`) are claims"),
+    Exemption("capacity", "a storage size given as a limit, a usual value or an example (`up to 10 GB`, "
+                          "`typically 4 KB`, `(e.g., 4 KB)`, `最大 4GB`, `通常 4KB`): a specification, not a result; a "
+                          "size saved or cut (`saves up to 10 GB`, `最多节省 4GB`) or used (`显存占用 18GB`) is a claim"),
+    Exemption("worked-example", "the values of a worked example: under a heading that names one (`## Example`, "
+                                "`### Worked example: …`, `### 一个完整示例`), in a paragraph or item led by "
+                                "`Example:` / `示例：` / `举例：`, and in the list such a lead brings in; a heading "
+                                "about examples as data (`Prompt Examples`, `示例质量分析`) is no example"),
     Exemption("row-change", "a change written as one (`+25%`, `(-3.1%)`, `+2.2pp`) and worked out from two numbers "
                             "in the short data cells of its table row"),
     Exemption("own-measurement", "a number the author shows with the command or log that produced it: the "
