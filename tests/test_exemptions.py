@@ -43,6 +43,7 @@ PROSE = {
     "variable-unit": ("FFN 宽 4h，其中 h 是隐藏维度", "4h", "训练用了 4h"),
     "illustrative": ("decode 100 token 和 1M token 的开销不同", "100 token", "吞吐 100 tokens/s"),
     "capacity": ("a page is typically 4 KB", "4 KB", "the new allocator saves up to 4 GB"),
+    "digit-name": ("the 1s must lie on the diagonal", "1s", "the 5s window is too short"),
 }
 
 
@@ -125,6 +126,9 @@ def test_these_are_claims(text: str, expected: list[str]) -> None:
         ("显存占用 18GB", ["18GB"]),
         ("it is typically 3x faster", ["3x"]),
         ("memory fell a lot, e.g. to 5.93GB", ["5.93GB"]),
+        # a digit's plural is picked out as things are; a duration is timed
+        ("a row made entirely of 0s, and all the 7s labeled as 9", []),
+        ("it retries every 5s, in 1s steps", ["5s", "1s"]),
     ],
 )
 def test_near_shapes_stay_claims(text: str, expected: list[str]) -> None:

@@ -84,6 +84,16 @@ _CAPACITY_BEFORE = re.compile(
 )
 #: a change in the clause makes the size a result: `saves up to 10 GB`, `显存最多降低 4GB`
 _CHANGE = re.compile(r"(?i:reduc|sav(?:e|es|ed|ing)\b|cut|shrink|lower|less|fewer|drop|free[sd]?\b)|节省|减少|降低|压缩|缩小|省")
+#: a digit named in the plural (`rows of 0s`, `all the 7s`) is picked out by a word for plural things,
+#: and what follows it is no noun it would time (`the 1s must`, `7s labeled`; `the 5s window` is a duration)
+_DIGIT_NAME_BEFORE = re.compile(
+    r"(?i:\b(?:the|all(?:\s+the)?|some|many|most|these|those|has|have|had|contains?|containing|entirely\s+of"
+    r"|filled\s+with|removing|number\s+of|zeros\s+and|ones\s+and))[\s*_]*$"
+)
+_DIGIT_NAME_AFTER = re.compile(
+    r"[\s*_]*(?:$|[,.;:!?)|\]]|(?i:and\s+\d+s\b|(?:are|is|were|was|must|have|has|in|on|from|labeled|everywhere"
+    r"|include|includes|elsewhere)\b))"
+)
 #: a heading that shows a worked example: `## Example`, `### Worked example: …`, `### 一个完整示例`
 _EXAMPLE_HEADING = re.compile(
     r"^[\s\d.、:：§#*_\-]*(?:"
@@ -131,6 +141,9 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
         tags.append("variable-unit")
     if not ratio and _STORAGE_UNIT.fullmatch(unit) and _capacity(text, start, end):
         tags.append("capacity")
+    if (unit == "s" and len(text[start:end]) == 1 and _DIGIT_NAME_BEFORE.search(text, max(0, start - 24), start)
+            and _DIGIT_NAME_AFTER.match(text, unit_end)):
+        tags.append("digit-name")
     size = not ratio and bool(_SIZE_UNIT.match(text, end) or _SIZE_UNIT.match(unit))
     if size and _ROUND.fullmatch(text[start:end]) and (
             (_PAIR.match(after) and _WORKLOAD.search(before[-16:])) or _paired_before(text, start)):
