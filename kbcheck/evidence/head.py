@@ -91,24 +91,33 @@ def own_sources(doc: Document, resolved: Resolved) -> tuple[list[Citation], list
     return [*resolved.own_citations, *citations], [*resolved.own_links, *links]
 
 
-def title_heading(doc: Document, path: str = "") -> Block | None:
-    """The note's title: its first heading, of any level, when no claim stands before it. When
-    later headings of the same or a higher level follow, it is the title only if it links a work
-    and none of them links anything (a list of linked headings is a list of works), or if the
-    lines under it give a work's particulars (a byline, an arXiv id or DOI), or if the file is
-    named after it and a year (`filed_under`)."""
+def _title(doc: Document, path: str, titled: bool) -> tuple[Block | None, list[int], bool]:
+    """The note's title with its head lines and whether the file is named after it (`filed_under`).
+
+    The title is the first heading, of any level, when no claim stands before it. When later
+    headings of the same or a higher level follow, it is the title only if it links a work and none
+    of them links anything (a list of linked headings is a list of works), or if the lines under it
+    give a work's particulars (a byline, an arXiv id or DOI), or if the file is named after it and a
+    year; in a note the configuration says is about one work (`titled`), a level-1 heading that
+    links nothing is its title still."""
     block = _first_heading(doc)
     if block is None:
-        return None
+        return None, [], False
     first = doc.sections[block.section]
+    head = _head_blocks(doc, block)
+    filed = bool(path) and filed_under(block.text, path)
     peers = [s for s in doc.sections[first.index + 1:] if s.heading is not None and s.blocks and s.level <= first.level]
     if not peers:
-        return block
+        return block, head, filed
     if _links(block):
-        return None if any(_links(doc.blocks[s.blocks[0]]) for s in peers) else block
-    head = [doc.blocks[i] for i in _head_blocks(doc, block)]
-    particulars = any(BYLINE.match(b.text) or any(r.kind in _WORK_IDS for r in b.refs) for b in head)
-    return block if particulars or (path and filed_under(block.text, path)) else None
+        if not any(_links(doc.blocks[s.blocks[0]]) for s in peers):
+            return block, head, filed
+    elif filed or any(BYLINE.match(doc.blocks[i].text) or any(r.kind in _WORK_IDS for r in doc.blocks[i].refs)
+                      for i in head):
+        return block, head, filed
+    if titled and first.level == 1 and not _links(block):
+        return block, head, filed
+    return None, [], False
 
 
 def _links(block: Block) -> bool:
@@ -124,14 +133,14 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     links: list[Link] = []
     shapes: list[str] = []
     named = ""
-    title = title_heading(doc, path) or (_level_one_title(doc) if titled else None)
+    title, under, filed = _title(doc, path, titled)
     head = _preamble(doc)
     if title is not None or head:
-        head += _head_blocks(doc, title) if title is not None else []
+        head += under
         if title is not None and any(BYLINE.match(doc.blocks[i].text) for i in head):
             shapes.append("byline")
             named = title.text
-        elif title is not None and path and filed_under(title.text, path):
+        elif title is not None and filed:
             shapes.append("file-name")
             named = title.text
         found = _sources(resolved, head)
@@ -177,14 +186,6 @@ def _first_heading(doc: Document) -> Block | None:
         if block.claims:
             return None
     return None
-
-
-def _level_one_title(doc: Document) -> Block | None:
-    """The note's title in a note about one work: its first heading, when it is a level-1 heading
-    (`## Method` first is a section, not a title) that links nothing (a linked heading among
-    others heads one of a list of works)."""
-    block = _first_heading(doc)
-    return block if block is not None and doc.sections[block.section].level == 1 and not _links(block) else None
 
 
 def filed_under(title: str, path: str) -> bool:
