@@ -26,6 +26,7 @@ from typing import Any
 
 from kbcheck import i18n
 from kbcheck.errors import GitError
+from kbcheck.regex import lazy
 
 #: the empty tree, which git knows without it being stored (sha1, sha256)
 EMPTY_TREE = {
@@ -36,15 +37,15 @@ REGULAR_MODES = frozenset({"100644", "100755", "100664"})
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
 
-_HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_HEX_ID = lazy(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: a record of a path in a merge conflict in `git ls-files --stage` (or, rarely, a path holding " 1<tab>")
-_UNMERGED = re.compile(r" [1-3]\t")
+_UNMERGED = lazy(r" [1-3]\t")
 #: a patch as `parse_added_lines` reads it, whatever the user's diff config; `--text`: a
 #: `.gitattributes` marking a file `-diff` or `binary` must not hide its lines from `--filter added`
 _PATCH_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "--src-prefix=a/", "--dst-prefix=b/")
 #: `submodule.<name>.ignore = all` in `.gitmodules` (the change's own file) must not hide a repointed gitlink
 _ALL_SUBMODULES = "--ignore-submodules=none"
-_HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_HUNK = lazy(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _SHALLOW_HINT = i18n._(
     "this clone is shallow and lacks that history; fetch the full history "
     "(`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)"
@@ -234,7 +235,7 @@ def resolve(repo: Repository, rev: str) -> str:
 
 
 #: the short ref name a revision starts with (before `^`, `~`, `:` or `@{`)
-_SHORT_REF = re.compile(r"[^\^~:@]+(?:@(?!\{)[^\^~:@]*)*")
+_SHORT_REF = lazy(r"[^\^~:@]+(?:@(?!\{)[^\^~:@]*)*")
 #: where git looks for a short name, in its order (`git help revisions`)
 _REF_RULES = ("refs/{}", "refs/tags/{}", "refs/heads/{}", "refs/remotes/{}", "refs/remotes/{}/HEAD")
 

@@ -57,7 +57,7 @@ def empty_kinds(kb: KnowledgeBase, config: Config) -> tuple[list[str], str | Non
     # every note has a kind: an unused kind is a knowledge base that has none yet, not a mapping to fix
     if not any(path.lower().endswith(_SUFFIXES) and kb.kind_of(path) == "other" for path in kb.snapshot.paths()):
         return [], None
-    empty = [key for kind, key in KIND_KEYS if _globs(config, key) and not kb.paths_of_kind(kind)]
+    empty = [key for kind, key in KIND_KEYS if _globs(config, key) and not kb.has_kind(kind)]
     if not empty:
         return [], None
     return empty, _("{keys} in {source}: no file matches; set a kind to [] when the knowledge base has none "

@@ -14,7 +14,6 @@ languages), in English and Chinese; a value's magnitude (`7B`, `70亿`) is read,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -22,6 +21,7 @@ from kbcheck.digest.gist import prose
 from kbcheck.digest.model import DELETED, Item
 from kbcheck.digest.phrases import say
 from kbcheck.model.knowledge_base import KNOWLEDGE
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
@@ -37,12 +37,12 @@ COUNTED = {
     "languages": r"languages|种语言",
 }
 _MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
-_QUANTITY = re.compile(
+_QUANTITY = lazy(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>万亿|[kKMBT万亿](?![A-Za-z]))?\s*-?\s*(?P<unit>"
     + "|".join(f"(?P<{name}>{pattern})" for name, pattern in COUNTED.items()) + r")(?![A-Za-z])")
 _CAUTIONS_SHOWN = 2
 #: a name in a title: capitals inside (`PaLM`, `SetFit`, `BERT`) or letters with digits (`GPT-4`, `T5`)
-_NAME = re.compile(r"(?<![\w-])(?:[A-Za-z]*[a-z]?[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z]+-?\d[\w.-]*)(?![\w-])")
+_NAME = lazy(r"(?<![\w-])(?:[A-Za-z]*[a-z]?[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z]+-?\d[\w.-]*)(?![\w-])")
 #: values this close agree (a rounding: `540.35B` and `540B`)
 _ROUNDING = 0.01
 

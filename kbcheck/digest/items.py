@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from kbcheck.model.cards import PAPER, REPO, read_frontmatter, split_frontmatter
 from kbcheck.model.document import MARKDOWN_SUFFIXES, file_title
 from kbcheck.model.facts import CARD_KINDS
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
+from kbcheck.regex import lazy
 from kbcheck.sources import Change, normalise_path
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ _ADDED_SHOWN = 4
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
-_VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
+_VALUES = lazy(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
 #: cache keys of those facts (bumped when how they are read changes)
