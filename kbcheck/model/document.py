@@ -903,6 +903,8 @@ def _front_title(content: str) -> str:
 def inline_text(markdown: str) -> str:
     """One line of markdown (a heading as written) as a reader sees it: a link or wikilink is its
     text, code is its content, emphasis and HTML tags are gone (`## [Title](url)` reads `Title`)."""
+    if not _needs_parse(markdown):  # its parse is its words (the parser turns NUL into U+FFFD): the digest's
+        return " ".join(markdown.replace("\0", "\ufffd").split())  # key points ask this of every line
     pieces: list[str] = []
     for token in _markdown(front_matter=False).parseInline(markdown):
         for child in token.children or ():
