@@ -174,6 +174,7 @@ class KnowledgeBase:
             "utf-8", "surrogateescape")).hexdigest()
         self._kind_sets: tuple[tuple[str, GlobSet], ...] | None = None
         self._exclude_set = globset(())
+        self._of_kinds: dict[tuple[str, ...], list[str]] = {}
 
     @property
     def notices(self) -> list[str]:
@@ -198,10 +199,15 @@ class KnowledgeBase:
         return kind
 
     def paths_of_kind(self, *kinds: str) -> list[str]:
-        """Every snapshot path of these kinds (prefix-filtered before glob matching)."""
-        globs_by_kind = dict(self._kind_order)
-        prefixes = tuple({static_prefix(g) for k in kinds for g in globs_by_kind.get(k, ())})
-        return [p for p in self.snapshot.paths() if p.startswith(prefixes) and self.kind_of(p) in kinds]
+        """Every snapshot path of these kinds (prefix-filtered before glob matching), in snapshot order;
+        remembered, as a digest asks for the same kinds from several places."""
+        known = self._of_kinds.get(kinds)
+        if known is None:
+            globs_by_kind = dict(self._kind_order)
+            prefixes = tuple({static_prefix(g) for k in kinds for g in globs_by_kind.get(k, ())})
+            known = [p for p in self.snapshot.paths() if p.startswith(prefixes) and self.kind_of(p) in kinds]
+            self._of_kinds[kinds] = known
+        return list(known)
 
     def has_kind(self, kind: str) -> bool:
         """True when some snapshot path is of this kind: stops at the first (a hook asks it of 10k files)."""
