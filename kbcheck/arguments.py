@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import re
 from typing import NoReturn
 
-_UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
-_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)'")
+from kbcheck.regex import lazy
+
+_UNRECOGNIZED = lazy(r"unrecognized arguments: (.*)")
+_INVALID_CHOICE = lazy(r"invalid choice: '([^']*)'")
 
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:

@@ -10,7 +10,6 @@ or the forge's login (`--actor`) for a range's net change.
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
@@ -20,13 +19,14 @@ from kbcheck.errors import UsageError
 from kbcheck.git import Repository, config_value
 from kbcheck.globs import matches
 from kbcheck.i18n import _
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.sources import Selection
 
 AUTHOR_ENV = "KBCHECK_AUTHOR"
-_GLOB_SPECIAL = re.compile(r"([*?\[\]\\!])")
+_GLOB_SPECIAL = lazy(r"([*?\[\]\\!])")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

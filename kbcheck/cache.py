@@ -26,7 +26,6 @@ import contextlib
 import hashlib
 import marshal
 import os
-import re
 import shutil
 import stat
 from collections.abc import Callable, Collection, Iterator
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kbcheck.files import regular_bytes, write_replacing
+from kbcheck.regex import lazy
 
 #: bumped when the shard layout changes
 FORMAT = 3
@@ -51,8 +51,8 @@ _MAGIC = b"kbcheck-cache"
 #: a run asks with few shared keys for thousands of blobs: their digests are remembered
 _KEYS_REMEMBERED = 256
 _HEADER_MAX = 128
-_BLOB_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-_NAMESPACE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_BLOB_ID = lazy(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_NAMESPACE = lazy(r"[A-Za-z0-9_.-]{1,64}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 

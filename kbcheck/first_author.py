@@ -9,18 +9,18 @@ authors yet, or in the role `--role` names.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
 
-_IDENT = re.compile(r"^(.*?)\s*<([^>]*)>")
-_NOT_SLUG = re.compile(r"[\s/\\*?\[\]!{}\"'.]+")
+_IDENT = lazy(r"^(.*?)\s*<([^>]*)>")
+_NOT_SLUG = lazy(r"[\s/\\*?\[\]!{}\"'.]+")
 
 
 @dataclass(frozen=True)

@@ -48,16 +48,18 @@ def show_files(kb: KnowledgeBase, paths: Iterable[str]) -> list[str]:
     return [f"{path.ljust(width)}  {kind.ljust(kind_width)}  {why}" for path, kind, why in rows]
 
 
-def empty_kinds(kb: KnowledgeBase, config: Config) -> tuple[list[str], str | None]:
+def empty_kinds(kb: KnowledgeBase, config: Config, checked: Iterable[str] | None = None) -> tuple[list[str], str | None]:
     """The kinds whose globs match no file of the tree, and the one notice that says so, when some
     markdown file matches no kind either (none without a configuration file: the defaults
-    describe a layout, not this knowledge base)."""
+    describe a layout, not this knowledge base). `checked`: look for that file among these (the
+    files a hook checks) rather than the whole tree, so a hook's cost stays that of its files."""
     if config.source is None:
         return [], None
     # every note has a kind: an unused kind is a knowledge base that has none yet, not a mapping to fix
-    if not any(path.lower().endswith(_SUFFIXES) and kb.kind_of(path) == "other" for path in kb.snapshot.paths()):
+    looked_at = kb.snapshot.paths() if checked is None else checked
+    if not any(path.lower().endswith(_SUFFIXES) and kb.kind_of(path) == "other" for path in looked_at):
         return [], None
-    empty = [key for kind, key in KIND_KEYS if _globs(config, key) and not kb.paths_of_kind(kind)]
+    empty = [key for kind, key in KIND_KEYS if _globs(config, key) and not kb.has_kind(kind)]
     if not empty:
         return [], None
     return empty, _("{keys} in {source}: no file matches; set a kind to [] when the knowledge base has none "

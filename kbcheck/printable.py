@@ -10,12 +10,13 @@ to a terminal: the text report and the notices.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
+from kbcheck.regex import lazy
+
+_UNDECODABLE = lazy("[\udc80-\udcff]")
 #: C0 controls but tab and line feed, DEL, and C1 controls (a terminal reads `\x9b` as `ESC [`)
-_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_TERMINAL_CONTROL = lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def undecodable_as_octal(text: str) -> str:

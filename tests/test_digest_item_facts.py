@@ -88,3 +88,35 @@ def test_a_changed_card_is_read_again(git_repo: GitRepo, reads: dict[str, list[s
     assert item(data, CARD)["changed_fields"] == {"s2_citations": [9, 12], "body": None}
     assert not any("abstract" in w for w in item(data, CARD)["warnings"])
     assert reads["abstract"] == [CARD] and reads["described"] == [CARD]
+
+
+def test_a_warm_digest_reads_no_note_prose_for_cautions_or_stubs(git_repo: GitRepo,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import kbcheck.digest.contradiction as contradiction
+
+    read: list[str] = []
+    prose, is_stub = contradiction.prose, items.is_stub
+
+    def counting_prose(document: Any, text: str) -> list[str]:
+        read.append("prose")
+        return prose(document, text)
+
+    def counting_stub(document: Any, text: str, fields: Any) -> bool:
+        read.append("stub")
+        return is_stub(document, text, fields)
+
+    monkeypatch.setattr(contradiction, "prose", counting_prose)
+    monkeypatch.setattr(items, "is_stub", counting_stub)
+    git_repo.commit_files({CARD: card(3)}, "card")
+    git_repo.commit_files({BRIEF: "# E1 brief\n\nSpecBound（arXiv:2610.08815）用 24 layers 的草稿模型，值得一读。\n"},
+                          "brief")
+    first = digest()
+    assert sorted(read) == ["prose", "stub"]
+    read.clear()
+    assert digest() == first
+    assert read == []  # both answers came from the cache
+    git_repo.commit_files({BRIEF: "# E1 brief\n"}, "the brief is emptied")
+    data = digest()
+    assert sorted(read) == ["prose", "stub"]  # a changed note is read again
+    assert "stub: nothing written yet" in json.dumps(item(data, BRIEF), ensure_ascii=False)
+    assert "stub: nothing written yet" not in json.dumps(item(first, BRIEF), ensure_ascii=False)

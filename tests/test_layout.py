@@ -68,6 +68,19 @@ def test_a_kind_matching_nothing_is_said_once_per_run(git_repo: GitRepo) -> None
                    "knowledge base has none (kbcheck check --show-files shows each file's kind)\n")
 
 
+def test_a_hook_says_it_when_a_file_it_checks_matches_no_kind(git_repo: GitRepo) -> None:
+    git_repo.commit_files(FILES, "kb")
+    git_repo.write("notes/c.md", "# c\n")
+    git_repo.stage("notes/c.md")
+    code, _, err = run("check", "--staged")
+    # a guide: the hook reads no other file to learn whether some note of the tree has no kind
+    assert (code, err) == (0, "")
+    git_repo.write("loose/d.md", "# d\n")
+    git_repo.stage("loose/d.md")
+    code, _, err = run("check", "--staged")
+    assert code == 0 and err.startswith("kbcheck: paper-cards, briefs in .kbcheck.toml: no file matches;")
+
+
 def test_kinds_set_to_nothing_or_matching_files_say_nothing(git_repo: GitRepo) -> None:
     files = dict(FILES)
     files[".kbcheck.toml"] = CONFIG.replace('paper-cards = ["cards/*.md"]', "paper-cards = []\nbriefs = []")

@@ -92,6 +92,17 @@ def test_text_with_markup_is_parsed(content: str) -> None:
     assert document._needs_parse(content)
 
 
+@pytest.mark.parametrize("content", ["", "  one  line ", "中文\u3000全角空格\u00a0不断行", "nul\0inside", "cr\rline",
+                                     "# % + - : = > @ ^ { } ~ ] are text here", "exclaim! no image"])
+def test_a_line_without_markup_reads_as_its_parse_without_the_parser(content: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    lean = document.inline_text(content)
+    with monkeypatch.context() as patch:
+        _full_parse(patch)
+        assert lean == document.inline_text(content)
+    assert document.inline_text("a **bold** [link](x.md)") == "a bold link"  # markup still goes through the parser
+
+
 def test_most_prose_of_the_bench_needs_no_inline_parse(tmp_path: Path) -> None:
     kb = generate.generate(tmp_path / "kb", generate.Shape(paper_cards=30, repo_cards=6, references=20,
                                                           doc_lines=80, history=1, digest_items=(2, 4), seed=3))

@@ -116,7 +116,8 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
     report = check(kb, config, selection, run)
     kb.facts.flush()
     if not options.quiet:
-        notify([*getattr(selection, "notices", ()), *_layout_notices(kb, config, report.notices)], err, lang)
+        checked = None if selection.mode == "all" else selection.paths
+        notify([*getattr(selection, "notices", ()), *_layout_notices(kb, config, report.notices, checked)], err, lang)
     fixes = None
     if options.fix:
         from kbcheck.fix.offered import without_fixes
@@ -173,13 +174,14 @@ def _fix_diff_path(options: CheckOptions) -> CheckOptions:
                        "or --fix --diff {name}^{{commit}} for the revision", name=options.rev))
 
 
-def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str]) -> list[str]:
+def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str],
+                    checked: Sequence[str] | None) -> list[str]:
     """The run's notices, after one per kind whose globs match nothing (which says KB004's, when
-    there are no paper cards, already)."""
+    there are no paper cards, already): with `checked`, when one of those files matches no kind."""
     from kbcheck.layout import empty_kinds
     from kbcheck.rules.kb004_unknown_paper import NO_CARDS
 
-    empty, notice = empty_kinds(kb, config)
+    empty, notice = empty_kinds(kb, config, checked)
     return [*([notice] if notice else []), *(n for n in notices if not ("paper-cards" in empty and n == NO_CARDS))]
 
 

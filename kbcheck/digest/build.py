@@ -197,7 +197,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         findings_new=[f for f in head_findings if f.fingerprint not in base_prints],
         findings_resolved=[f for f in base_findings if f.fingerprint not in head_prints],
         boundary=boundary, living_documents=head_docs, manifest=manifest, notices=notices, titles=titles, carded=carded,
-        has_paper_cards=bool(head_kb.paths_of_kind(PAPER)), merge_actions=actions, lang=lang,
+        has_paper_cards=head_kb.has_kind(PAPER), merge_actions=actions, lang=lang,
     )
 
 

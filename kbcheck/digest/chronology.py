@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.model.document import inline_text
+from kbcheck.regex import lazy
 from kbcheck.suggest.rank import Suggestion
 
 if TYPE_CHECKING:
@@ -33,8 +34,8 @@ _MONTHS = {name: number for number, names in enumerate((
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
     ("november", "nov"), ("december", "dec")), 1) for name in names}
 _YEAR = r"(?<!\d)((?:19|20)\d{2})(?!\d)"
-_NUMERIC = re.compile(_YEAR + r"(?:\s*[-./年]\s*(\d{1,2})(?!\d)(?:\s*月)?(?:\s*[-./]\s*(\d{1,2})(?!\d)\s*日?)?)?")
-_NAMED = re.compile(r"(?i)\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?(?:\s+(\d{1,2})(?!\d))?")
+_NUMERIC = lazy(_YEAR + r"(?:\s*[-./年]\s*(\d{1,2})(?!\d)(?:\s*月)?(?:\s*[-./]\s*(\d{1,2})(?!\d)\s*日?)?)?")
+_NAMED = lazy(r"(?i)\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?(?:\s+(\d{1,2})(?!\d))?")
 DAY, MONTH, YEAR = "day", "month", "year"
 #: sections (at least) and share of the headed sections that must be dated for an index
 _DATED_SECTIONS, _DATED_SHARE = 3, 0.6

@@ -14,14 +14,15 @@ languages), in English and Chinese; a value's magnitude (`7B`, `70亿`) is read,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.gist import prose
+from kbcheck.digest.items import ITEM_FACTS
 from kbcheck.digest.model import DELETED, Item
 from kbcheck.digest.phrases import say
 from kbcheck.model.knowledge_base import KNOWLEDGE
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
@@ -37,12 +38,14 @@ COUNTED = {
     "languages": r"languages|种语言",
 }
 _MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
-_QUANTITY = re.compile(
+_QUANTITY = lazy(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>万亿|[kKMBT万亿](?![A-Za-z]))?\s*-?\s*(?P<unit>"
     + "|".join(f"(?P<{name}>{pattern})" for name, pattern in COUNTED.items()) + r")(?![A-Za-z])")
 _CAUTIONS_SHOWN = 2
+#: the key of a note's own `quantities` in the digest's item facts
+_QUANTITIES_KEY = "prose-quantities"
 #: a name in a title: capitals inside (`PaLM`, `SetFit`, `BERT`) or letters with digits (`GPT-4`, `T5`)
-_NAME = re.compile(r"(?<![\w-])(?:[A-Za-z]*[a-z]?[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z]+-?\d[\w.-]*)(?![\w-])")
+_NAME = lazy(r"(?<![\w-])(?:[A-Za-z]*[a-z]?[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z]+-?\d[\w.-]*)(?![\w-])")
 #: values this close agree (a rounding: `540.35B` and `540B`)
 _ROUNDING = 0.01
 
@@ -90,11 +93,19 @@ class Contradictions:
                         self._lines.setdefault(target, []).append((path, block.line, block.text))
         return self._lines
 
+    def _own_quantities(self, path: str) -> dict[str, dict[float, str]]:
+        """What the note's prose counts, cached by blob id: most notes count nothing, and then a warm
+        digest reads neither their parse nor their prose."""
+        kb = self.kb
+        key = "\0".join((_QUANTITIES_KEY, kb.facts.settings.key, kb.kind_of(path)))
+        cached = kb.facts.fact(ITEM_FACTS, path, key, lambda text: quantities(prose(kb.document(path), text)))
+        return cached if isinstance(cached, dict) else quantities(prose(kb.document(path), kb.text(path) or ""))
+
     def of(self, item: Item, lang: str) -> list[str]:
         """A caution for each counted thing the item and a line about it state differently."""
         if item.change == DELETED or item.kind == KNOWLEDGE or not item.consumed:
             return []
-        mine = quantities(prose(self.kb.document(item.path), self.kb.text(item.path) or ""))
+        mine = self._own_quantities(item.path)
         if not any(len(values) == 1 for values in mine.values()):
             return []
         names = title_names(item.title)

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kbcheck.model.document import inline_text
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.document import Document
@@ -31,25 +32,25 @@ CHANGELOG, TODO, TEMPLATE = "changelog", "todo", "template"
 _NAMED = {"log": CHANGELOG, "changelog": CHANGELOG, "changes": CHANGELOG,
           "todo": TODO, "to-do": TODO, "todos": TODO, "tasks": TODO}
 #: `_template`, `templates`, `paper-template`; not `template-matching` (a topic)
-_TEMPLATE_NAME = re.compile(r"(?i)^(?:_templates?.*|templates?|.+[-_]template)$")
-_PLACEHOLDER = re.compile(r"\{\{[^{}\n]{1,80}\}\}")
+_TEMPLATE_NAME = lazy(r"(?i)^(?:_templates?.*|templates?|.+[-_]template)$")
+_PLACEHOLDER = lazy(r"\{\{[^{}\n]{1,80}\}\}")
 #: a list item or heading, with what opens it
-_ENTRY = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+)(.*)$")
-_DATED = re.compile(r"^[\[*_`(]*(?:\d{4}-\d{1,2}-\d{1,2}|\d{4}/\d{1,2}/\d{1,2}|\d{4}\.\d{1,2}\.\d{1,2})")
-_TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
+_ENTRY = lazy(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+)(.*)$")
+_DATED = lazy(r"^[\[*_`(]*(?:\d{4}-\d{1,2}-\d{1,2}|\d{4}/\d{1,2}/\d{1,2}|\d{4}\.\d{1,2}\.\d{1,2})")
+_TASK = lazy(r"^\s*[-*+]\s+\[[ xX]\]")
 #: entries a shape needs before it is judged, and the share of them that must have it
 _SHAPE_ENTRIES, _SHAPE_SHARE = 3, 0.6
-_MARKERS = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
+_MARKERS = lazy(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
 #: a line that is one link and nothing else, in a list item or not: `[paper link](…)`, `- [[page]]`, `<https://…>`
-_LONE_LINK = re.compile(r"[-*+]?\s*(?:!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>)")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_LONE_LINK = lazy(r"[-*+]?\s*(?:!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>)")
+_TABLE_RULE = lazy(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 #: a note with fewer words of prose than this is a stub: a title, links, code, nothing written yet
 #: (one short sentence is a note: "TensorFlow 与 PyTorch 的取舍。")
 STUB_WORDS = 1
-_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
-_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_LATIN_WORD = lazy(r"[A-Za-z0-9]+")
+_CJK_CHAR = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 #: a byline ("作者：Jay", "来源：…", "Created: …") says who and where, not what
-BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
+BYLINE = lazy(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                     r"|modified)\s*[:：]", re.IGNORECASE)
 
 

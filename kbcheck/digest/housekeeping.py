@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kbcheck.digest.gist import SUMMARY_FIELDS
 from kbcheck.model.cards import split_frontmatter
 from kbcheck.model.document import OPEN_QUESTION
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.document import Document
@@ -27,16 +28,16 @@ if TYPE_CHECKING:
 
 #: headings of sections that hold questions and chores, never findings (besides the configured
 #: open-question heading)
-QUESTION_HEADING = re.compile(r"(?i)待追问|待解决|待确认|待办|开放问题|未解决|\bopen (?:questions?|issues?)\b|\bto-?dos?\b"
+QUESTION_HEADING = lazy(r"(?i)待追问|待解决|待确认|待办|开放问题|未解决|\bopen (?:questions?|issues?)\b|\bto-?dos?\b"
                               r"|\bfollow-?ups?\b")
 #: frontmatter fields that record a note's state rather than its content
 STATUS_FIELDS = frozenset({"status", "state", "stage", "progress", "confidence", "processed", "reviewed",
                            "last_reviewed", "updated", "modified", "date", "possibly_outdated", "read", "done"})
 #: frontmatter fields that file a note rather than say what it holds
 TAG_FIELDS = frozenset({"tags", "tag", "keywords", "aliases", "category", "categories", "topics", "labels"})
-_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?")
-_BOX = re.compile(r"\[[ xX✓✔-]\]")
-_STATUS_MARKS = re.compile(r"[✅☑✔✓❌⏳🚧🟢🟡🔴⬜⭕]|\((?:done|todo|wip|in progress)\)|（(?:已完成|进行中|待办)）",
+_DATE = lazy(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?")
+_BOX = lazy(r"\[[ xX✓✔-]\]")
+_STATUS_MARKS = lazy(r"[✅☑✔✓❌⏳🚧🟢🟡🔴⬜⭕]|\((?:done|todo|wip|in progress)\)|（(?:已完成|进行中|待办)）",
                            re.IGNORECASE)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from kbcheck.model.cards import PAPER, REPO, read_frontmatter, split_frontmatter
 from kbcheck.model.document import MARKDOWN_SUFFIXES, file_title
 from kbcheck.model.facts import CARD_KINDS
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, MANIFEST, OTHER, KnowledgeBase
+from kbcheck.regex import lazy
 from kbcheck.sources import Change, normalise_path
 
 if TYPE_CHECKING:
@@ -38,9 +38,11 @@ _ADDED_SHOWN = 4
 #: the list keys a manifest object may hold its entries under, tried in order
 MANIFEST_KEYS = ("items", "paths", "files")
 #: a date or a number (thousands separators allowed): what a refresh may rewrite in a card's prose
-_VALUES = re.compile(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
+_VALUES = lazy(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
+#: the key of a note's `is_stub` in ITEM_FACTS
+_STUB_KEY = "stub"
 #: cache keys of those facts (bumped when how they are read changes)
 _FIELDS_KEY, _DESCRIBED_KEY = "fields", "described"
 
@@ -197,6 +199,13 @@ def _prose(kb: KnowledgeBase, path: str) -> list[str]:
     return prose(kb.document(path), kb.text(path) or "")
 
 
+def _stub(kb: KnowledgeBase, path: str, text: str) -> bool:
+    """`is_stub`, cached by blob id: it reads the note's whole prose, which a warm digest need not parse."""
+    key = "\0".join((_STUB_KEY, kb.facts.settings.key, kb.kind_of(path)))
+    cached = kb.facts.fact(ITEM_FACTS, path, key, lambda read: is_stub(kb.document(path), read, front_fields(kb, path)))
+    return cached if isinstance(cached, bool) else is_stub(kb.document(path), text, front_fields(kb, path))
+
+
 def described(kb: KnowledgeBase, item: Item, path: str) -> None:
     """`describe`, cached by blob id: title, key points and category come from the file's text
     (and its path and kind) alone."""
@@ -328,7 +337,7 @@ def _build(base_kb: KnowledgeBase, head_kb: KnowledgeBase, change: Change | None
             item.shape = TEMPLATE if kind in CARD_KINDS and note_shape(path, "") == TEMPLATE else (
                 None if kind in CARD_KINDS else note_shape(path, body))
             if kind not in CARD_KINDS and item.shape is None:
-                item.stub = is_stub(side.document(path), text, front_fields(side, path))
+                item.stub = _stub(side, path, text)
             if item.change == MODIFIED and item.compared and not item.unchanged and not item.volatile_only:
                 _what_changed(base_kb, side, item, path, text)
     else:

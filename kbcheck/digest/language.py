@@ -8,11 +8,11 @@ it has at least half the words of English (Chinese notes are full of English nam
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from kbcheck.model.cards import PAPER, REPO, split_frontmatter
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 #: files read to tell, spread evenly over the knowledge base's markdown
 SAMPLE = 40
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = lazy(r"[A-Za-z]")
 _LETTERS_PER_WORD = 5
 
 

@@ -10,19 +10,19 @@ pages that should link it: the living documents the note links that exist.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.globs import globset
 from kbcheck.model.knowledge_base import KNOWLEDGE, static_prefix
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: pages proposed for one note, and pages named that should link each
 NEW_PAGES_SHOWN, LINKERS_SHOWN = 2, 3
-_WIKILINK = re.compile(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
+_WIKILINK = lazy(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
 
 
 @dataclass(frozen=True)

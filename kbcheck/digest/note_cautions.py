@@ -21,6 +21,7 @@ from kbcheck.digest.model import DELETED, Item
 from kbcheck.digest.phrases import say
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -34,7 +35,7 @@ UNREAD_VALUES = frozenset({"unread", "tbd", "to-read", "to read", "toread", "tod
                            "待读"})
 OUTDATED_FIELDS = ("possibly_outdated", "outdated")
 _TWINS_SHOWN = 2
-_TITLE_CHARS = re.compile(r"[\W_]+")
+_TITLE_CHARS = lazy(r"[\W_]+")
 
 
 def _same_title(a: str, b: str) -> bool:

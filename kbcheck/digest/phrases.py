@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from kbcheck.regex import lazy
+
 _PHRASES: dict[str, str] = {
     # -- reasons (one line each) -----------------------------------------------------
     "living.added": "new living document: {sections} sections, {refs} references",
@@ -183,7 +185,7 @@ def say(lang: str, key: str, **values: Any) -> str:
 
 
 #: `kbcheck suggest`'s reasons (`kbcheck.suggest.rank`), as patterns: the digest says them in its language
-_WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(pattern)) for key, pattern in (
+_WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, lazy(pattern)) for key, pattern in (
     ("why.cites_note", r"^already cites this note(?P<ids>.*)$"),
     ("why.shares_ids", r"^shares ids: (?P<ids>.*)$"),
     ("why.shares_repos", r"^shares repos: (?P<ids>.*)$"),

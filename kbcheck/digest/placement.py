@@ -14,6 +14,7 @@ from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
 from kbcheck.digest.phrases import say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
+from kbcheck.regex import lazy
 from kbcheck.rules.kb006_stale_number import StaleNumber
 
 if TYPE_CHECKING:
@@ -23,10 +24,10 @@ if TYPE_CHECKING:
 _RELATED_SHOWN = 4
 #: a note linking more than this many files (or this share of the notes) is an index, not related material
 _HUB_LINKS, _HUB_SHARE = 20, 0.1
-_URL = re.compile(r"(?i:https?)://\S+")
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,6}")
-_DATE = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
+_URL = lazy(r"(?i:https?)://\S+")
+_LATIN_WORD = lazy(r"[A-Za-z][A-Za-z0-9]*")
+_CJK_RUN = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,6}")
+_DATE = lazy(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
 #: capitalised words of English titles that name nothing in particular
 _COMMON = frozenset("""
 a about above across after again against all already also am an and any are as at be because been before being
@@ -38,9 +39,9 @@ new towards toward via using use beyond without study studies case survey learni
 decision decisions style fine tune tuning system systems data based approach method methods framework analysis
 """.split())
 #: a coined name: hyphenated (`Agent-World`), capitals inside (`AgentWorld`), or letters and digits (`GPT4o`)
-_COINED = re.compile(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
+_COINED = lazy(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
                      r"|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![\w-])")
-_LOWER_TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+_LOWER_TOKEN = lazy(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 #: letters two names must share before they are close, and near-name warnings per increment
 _NEAR_CORE, _NEAR_SHOWN = 6, 2
 

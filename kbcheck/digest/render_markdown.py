@@ -16,6 +16,7 @@ from kbcheck.digest.model import ADDED, INCREMENT, LIVING_DOC, REVIEW, Digest, I
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
 from kbcheck.model.document import inline_text
 from kbcheck.printable import printable_path
+from kbcheck.regex import lazy
 
 #: GitHub refuses a step summary over 1 MiB
 LIMIT = 1024 * 1024
@@ -42,13 +43,13 @@ def _plural(n: int) -> str:
 
 
 #: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables, math
-_INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#$])")
+_INLINE_MARKUP = lazy(r"([\\`*_\[\]<>&!|~#$])")
 #: what GitHub turns into a link or a mention with no markup at all: `https://…`, `www.…`, `@user`,
 #: `a@b.org`; a zero-width space after the `:`, the `www` and each `@` leaves the text as it reads
-_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?i:(?<=(?<![\w.])www))(?=\.)|(?<=@)")
+_AUTOLINK = lazy(r"(?<=:)(?=//)|(?i:(?<=(?<![\w.])www))(?=\.)|(?<=@)")
 #: what starts a block at the beginning of a line: a list item, a quote, a heading underline
-_BLOCK_START = re.compile(r"^(\s*)(?:([-+=])(?=\s|[-=]*\s*$)|(\d{1,9})([.)])(?=\s|$))")
-_LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_BLOCK_START = lazy(r"^(\s*)(?:([-+=])(?=\s|[-=]*\s*$)|(\d{1,9})([.)])(?=\s|$))")
+_LINE_BREAKS = lazy(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
 def escape_markdown(value: object) -> str:

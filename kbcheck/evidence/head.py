@@ -37,7 +37,6 @@ brief that lists its inputs at the top still needs a source beside each number.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -45,15 +44,16 @@ from typing import TYPE_CHECKING
 from kbcheck.evidence.labels import SOURCE_LINE
 from kbcheck.model.knowledge_base import Link
 from kbcheck.model.particulars import BYLINE, SECTION
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.document import Block, Document
     from kbcheck.model.knowledge_base import Citation, Resolved
 
 #: a line that opens with a short label and a colon: `**arXiv**: …`, `论文地址：…`, `course: …`
-LABELLED = re.compile(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
-_WEB = re.compile(r"https?://\S+")
-_WORD = re.compile(r"\w")
+LABELLED = lazy(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
+_WEB = lazy(r"https?://\S+")
+_WORD = lazy(r"\w")
 #: ids that name a work, not a page about it
 _WORK_IDS = ("arxiv", "doi")
 #: frontmatter fields that name the work a note is drawn from
@@ -63,9 +63,9 @@ HEAD_BLOCKS = 6
 #: a title shorter than this names nothing (`# 1`, `# Notes`)
 _MIN_TITLE = 4
 #: a year standing alone in a file name (`2023 Segment Anything`), and a whole date (a diary's file)
-_FILE_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_FILE_DATE = re.compile(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
-_NOT_A_LETTER = re.compile(r"[\W\d_]+")
+_FILE_YEAR = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_FILE_DATE = lazy(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
+_NOT_A_LETTER = lazy(r"[\W\d_]+")
 _MIN_WORK_LETTERS = 8
 #: a file name cut short (file systems and generators limit names) still names its title
 _CUT_NAME = 24

@@ -9,13 +9,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from kbcheck.regex import lazy
+
 if TYPE_CHECKING:
     from kbcheck.model.document import Block
 
 #: a numbered marker in prose: `[4]`, `[2, 4]`, `[1-3]`, `[2，5]`
-MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
+MARKER = lazy(r"\[(\d{1,3}(?:\s*[,，、–-]\s*\d{1,3})*)\]")
 #: a reference entry written with its number first: `[4] Title …`
-ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
+ENTRY_NUMBER = lazy(r"^\s*\[(\d{1,3})\]")
 #: a marker stands for at most this many entries (`[1-300]` is no citation)
 MAX_MARKED = 20
 

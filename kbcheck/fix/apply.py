@@ -10,14 +10,14 @@ file's own line ends): what the output formats offer (`docs/output.md`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kbcheck.findings import Edit, Finding
+from kbcheck.regex import lazy
 
 BOM = b"\xef\xbb\xbf"
-_LINE_END = re.compile(r"(\r\n|\r|\n)")
+_LINE_END = lazy(r"(\r\n|\r|\n)")
 
 
 @dataclass(frozen=True)

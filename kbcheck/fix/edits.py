@@ -6,13 +6,13 @@ None otherwise: a rule then reports its problem without a fix.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from kbcheck.findings import Edit
 from kbcheck.i18n import _
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.claims import parse_number
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.claims import ClaimNumber
@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: the number as a claim writes it: sign, digits with or without thousands separators, decimals
-_WRITTEN_NUMBER = re.compile(r"(?P<sign>[+\-−]?)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?")
+_WRITTEN_NUMBER = lazy(r"(?P<sign>[+\-−]?)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?")
 #: a multiplier right after the number (`1.2k`, `3万`): restating it would mean rounding
-_MULTIPLIER = re.compile(r"\s?[kKM千万亿]")
+_MULTIPLIER = lazy(r"\s?[kKM千万亿]")
 #: the start of a list item's line: indentation, marker, the space after it
-_LIST_ITEM = re.compile(r"(?P<indent>[ \t]*)(?:(?P<bullet>[-*+])|(?P<number>\d{1,9})(?P<delimiter>[.)]))(?P<space>[ \t]+)\S")
+_LIST_ITEM = lazy(r"(?P<indent>[ \t]*)(?:(?P<bullet>[-*+])|(?P<number>\d{1,9})(?P<delimiter>[.)]))(?P<space>[ \t]+)\S")
 _ENTRY_FORMS = {"arxiv": "arXiv:{}", "doi": "doi:{}", "repo": "{}"}
 
 

@@ -10,11 +10,11 @@ a comment above it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.links.site import MDBOOK, MKDOCS, OBSIDIAN, site_root_in_tree
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck import git
@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 #: how much of each note is read to count its links, and how many notes at most
 _HEAD_BYTES = 32 * 1024
 _MAX_NOTES = 2000
-_WIKILINK = re.compile(r"(?<!!)\[\[[^\[\]\n|#]+")
-_MARKDOWN_LINK = re.compile(r"\]\((?!https?:|mailto:|#)[^)\s]+\)")
+_WIKILINK = lazy(r"(?<!!)\[\[[^\[\]\n|#]+")
+_MARKDOWN_LINK = lazy(r"\]\((?!https?:|mailto:|#)[^)\s]+\)")
 #: a relative target in a link or frontmatter value: its first folder is what is asked about
-_TARGET = re.compile(r"(?:\]\(|:\s*['\"]?)(?:\./|\.\./)*([\w.-]+)/")
+_TARGET = lazy(r"(?:\]\(|:\s*['\"]?)(?:\./|\.\./)*([\w.-]+)/")
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import re
 from collections.abc import Callable
 
-_LOOSE = re.compile(r"[\s_\-]+")
+from kbcheck.regex import lazy
+
+_LOOSE = lazy(r"[\s_\-]+")
 
 
 def loose(name: str) -> str:

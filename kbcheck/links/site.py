@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.regex import lazy
+
 if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.sources import Snapshot
@@ -26,7 +28,7 @@ GITHUB, OBSIDIAN, MKDOCS, MDBOOK = "github", "obsidian", "mkdocs", "mdbook"
 RENDERERS = (GITHUB, OBSIDIAN, MKDOCS, MDBOOK)
 AUTO = "auto"
 #: `docs_dir: site` in mkdocs.yml (read as a line: the file may hold tags only MkDocs knows)
-_DOCS_DIR = re.compile(r"^docs_dir\s*:\s*['\"]?([^'\"#\s]+)", re.MULTILINE)
+_DOCS_DIR = lazy(r"^docs_dir\s*:\s*['\"]?([^'\"#\s]+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from kbcheck.i18n import Text, _
 from kbcheck.model.citations import scan_prose
 from kbcheck.model.claims import numeric_values
 from kbcheck.model.ids import arxiv_to_file_stem, is_arxiv_id, normalize_arxiv, normalize_repo
+from kbcheck.regex import lazy
 
 PAPER, REPO = "paper_card", "repo_card"
 REQUIRED = {PAPER: ("arxiv", "title"), REPO: ("repo",)}
 _ID_FIELDS = ("arxiv", "repo")
-_FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
-_SEQ_PREFIX = re.compile(r"^\d+-(?P<rest>.+)\.md$", re.IGNORECASE)
+_FM_BOUNDARY = lazy(r"^-{3,}\s*$", re.MULTILINE)
+_SEQ_PREFIX = lazy(r"^\d+-(?P<rest>.+)\.md$", re.IGNORECASE)
 #: frontmatter values read at most, aliases expanded (a YAML alias bomb expands to billions);
 #: far above any real card, whose frontmatter holds tens of fields (documented under KB008)
 _MAX_NODES = 100_000

@@ -23,6 +23,7 @@ from kbcheck.model.ids import (
     normalize_repo,
     real_month,
 )
+from kbcheck.regex import lazy
 
 MASK = "\0"
 
@@ -50,22 +51,22 @@ class Ref:
 
 #: a web address in prose ends at the first non-ASCII character (`：`, `》`, CJK text glued to it)
 #: (case-insensitive only in the scheme: folding would let `i`, `k`, `s` match `İ`, `K`, `ſ`)
-_URL = re.compile(r"(?i:https?)://[^\s<>\"'()\[\]{}\u0080-\U0010ffff]+")
-_ARXIV_URL = re.compile(
+_URL = lazy(r"(?i:https?)://[^\s<>\"'()\[\]{}\u0080-\U0010ffff]+")
+_ARXIV_URL = lazy(
     r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
-_PAPERS_COOL = re.compile(r"^https?://(?:www\.)?papers\.cool/arxiv/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")/?$", re.IGNORECASE)
-_GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/([A-Za-z0-9][\w.-]*)/([\w.-]+)", re.IGNORECASE)
+_PAPERS_COOL = lazy(r"^https?://(?:www\.)?papers\.cool/arxiv/(" + ARXIV_NEW + "|" + ARXIV_OLD + r")/?$", re.IGNORECASE)
+_GITHUB = lazy(r"^https?://(?:www\.)?github\.com/([A-Za-z0-9][\w.-]*)/([\w.-]+)", re.IGNORECASE)
 _GITHUB_NOT_OWNERS = frozenset({"orgs", "settings", "topics", "sponsors", "marketplace", "features", "about", "collections", "apps"})
-_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
-_ARXIV_PREFIXED = re.compile(r"arxiv:\s?(" + ARXIV_NEW + "|" + ARXIV_OLD + ")", re.IGNORECASE)
-_ARXIV_BARE = re.compile(r"(?<![\w./\-])(\d{4})\.(\d{4,5})(?:v\d+)?(?![\d]|\.\d|[A-Za-z_])")
-_DOI = re.compile(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[!#-;=?-~]+)", re.IGNORECASE)  # a DOI is printable ASCII
-_REPO_NAME = re.compile(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][\w.-]{0,99})(?![\w/-])")
+_DOI_URL = lazy(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_ARXIV_PREFIXED = lazy(r"arxiv:\s?(" + ARXIV_NEW + "|" + ARXIV_OLD + ")", re.IGNORECASE)
+_ARXIV_BARE = lazy(r"(?<![\w./\-])(\d{4})\.(\d{4,5})(?:v\d+)?(?![\d]|\.\d|[A-Za-z_])")
+_DOI = lazy(r"(?<![\w./])(?:doi:\s?)?(10\.\d{4,9}/[!#-;=?-~]+)", re.IGNORECASE)  # a DOI is printable ASCII
+_REPO_NAME = lazy(r"(?<![\w./\-@])([A-Za-z0-9][\w.-]{0,38})/([A-Za-z0-9_][\w.-]{0,99})(?![\w/-])")
 _TRAILING = ".,;:!?'\""
 #: a wikilink in frontmatter text (`related: "[[note]]"`); in markdown, the parser reads them
-_WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
+_WIKILINK = lazy(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 #: a path whose next character opens a placeholder (`organized/<topic>/x.md`, `inbox/{author}/`);
 #: a path with a date pattern (`inbox/tom/YYYY-MM-DD.md`) is a placeholder too
 _PLACEHOLDER_NEXT = "<{"

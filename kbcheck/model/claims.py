@@ -26,6 +26,7 @@ from kbcheck.model.citations import MASK
 from kbcheck.model.described import condition_spans, described
 from kbcheck.model.exemptions import NAMES
 from kbcheck.model.reckoning import derived, glosses, reckoned_spans
+from kbcheck.regex import lazy
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,27 +91,27 @@ _PREFIXES: tuple[tuple[str, str | None], ...] = (
     (r"日增(?:长)?|月增(?:长)?|daily(?: growth)?|monthly(?: growth)?|growth", None),
 )
 
-_SUFFIX_RE = re.compile(
+_SUFFIX_RE = lazy(
     _NUMBER + _MULTIPLIER + "(?P<unit>" + "|".join(f"(?P<s{i}>{p})" for i, (p, _) in enumerate(_SUFFIXES)) + ")",
     re.IGNORECASE,
 )
-_PREFIX_RE = re.compile(
+_PREFIX_RE = lazy(
     "(?P<word>" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(_PREFIXES)) + r")\s?[:：=]?\s?"
     + _NUMBER + _MULTIPLIER,
     re.IGNORECASE,
 )
 # a score moved by points: `涨 2 分`, `提升了 1.5 分` (not `2 分钟`, `3 分类`)
-_SCORE_RE = re.compile(
+_SCORE_RE = lazy(
     r"(?:涨|跌|提升|提高|高出|领先|落后|下降|降低|掉|增加|减少)了?\s?" + _NUMBER + r"\s?分(?![钟类析布支之数配割])"
 )
 # a magnitude of a hundred million and up states a quantity on its own (`18 万亿`, `3 亿`)
 # (`4亿字`, `27 亿个`: a count of things, as `4 条` is)
-_MAGNITUDE_RE = re.compile(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
+_MAGNITUDE_RE = lazy(_NUMBER + r"(?P<mult>\s?(?:万亿|亿))(?!\s?[个条字词张篇次行人项])")
 #: what every number above holds (`\d`, as they match it)
-_A_DIGIT = re.compile(r"\d")
+_A_DIGIT = lazy(r"\d")
 # any one number, for what a card contains: no range, and a hyphen before it may be a sign or not
 # (`Apache-2.0` states a 2.0, `2-3s` both a 2 and a 3)
-_ANY_NUMBER = re.compile(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
+_ANY_NUMBER = lazy(r"(?P<num>[+\-−]?(?<![A-Za-z0-9_.,])" + _DIGITS + r")(?![\d]|\.\d|,\d{3})")
 
 # spans that are never claims, by the exemption that names them (`kbcheck.model.exemptions`):
 # dates and times (whole: not out of a longer run of digits), decades, ISSNs, versions, labels
@@ -123,23 +124,23 @@ _NOT_CLAIM_KINDS: tuple[tuple[str, str], ...] = (
     ("version", r"(?<![\w.])v?\d+(?:\.\d+){2,}"),
     ("label", r"§\s*[\d.]+|第\s*\d+|[#№]\s*\d+"),
 )
-_NOT_CLAIMS = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _NOT_CLAIM_KINDS), re.IGNORECASE)
+_NOT_CLAIMS = lazy("|".join(f"(?P<{name}>{pattern})" for name, pattern in _NOT_CLAIM_KINDS), re.IGNORECASE)
 # a heading's own label (`6.2`, `§3`, `1.`) and ordinals (`增量 1`, `Part 3`) name the section
-_HEADING_LABEL = re.compile(r"^\s*§?\s*\d+(?:\.\d+)*\.?(?=[\s、．:：)）]|$)")
-_ORDINAL = re.compile(
+_HEADING_LABEL = lazy(r"^\s*§?\s*\d+(?:\.\d+)*\.?(?=[\s、．:：)）]|$)")
+_ORDINAL = lazy(
     r"(?:增量|阶段|步骤|部分|章节|实验|问题|Part|Step|Chapter|Section|Phase|Stage|Round|Day|Week|Lecture|Lesson"
     r"|Unit|Module|Appendix|Episode|Lab|Exercise|Question|Q)\s?\d+(?:\.\d+)*(?![\d.])",
     re.IGNORECASE,
 )
 # a multiplier that names a thing: `1X/4X/12X` link widths, `4X links`
-_NAMED_MULTIPLIER = re.compile(
+_NAMED_MULTIPLIER = lazy(
     r"[xX×]\s?/\s?\d+[xX×]"
     r"|[xX]\s?(?:links?|lanes?|width|ports?|slots?|cables?)\b",
     re.IGNORECASE,
 )
 # a symbol after a heading's leading number makes it a quantity (`3 倍提速`); a word keeps it a label
 # (`1 Second-order methods`)
-_SYMBOL_UNIT = re.compile(r"\s?(?:%|％|×|倍|个百分点|pp\b|⭐)", re.IGNORECASE)
+_SYMBOL_UNIT = lazy(r"\s?(?:%|％|×|倍|个百分点|pp\b|⭐)", re.IGNORECASE)
 #: (opening, closing) quotation marks; a straight `"` quote ends at the end of its line
 _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("‘", "’"))
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "千": 1e3, "万": 1e4, "亿": 1e8, "万亿": 1e12}

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
+from kbcheck.regex import lazy
+
 _NUM = r"\d+(?:[.,]\d+)*"
 #: an experimental condition: a share of the data trained or tested on, a range of sizes a result holds in
-_CONDITIONS = re.compile(
+_CONDITIONS = lazy(
     r"(?i:(?:\b(?:(?:pre-?|fine-?)?train(?:ed|ing)?|(?:fine-?)?tuned|distill(?:ed|ing)?|learn(?:ed|ing)?)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:on|with|using)|\b(?:using|with)\s+(?:only|just))\s+(?:about\s+|roughly\s+)?" + _NUM
     + r"\s?%\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:data|dataset|corpus|samples|examples|labels|training\s+set)\b)"
@@ -23,79 +25,79 @@ _CONDITIONS = re.compile(
     r"|(?i:\b(?:in|over|across)\s+the\s+" + _NUM + r"\s?(?:-|–|to)\s?" + _NUM + r"[\s-]?[A-Za-z]*\s+(?:range|regime|interval)\b)"
 )
 #: a setting verb or `default` before the value in its clause
-_SETTING = re.compile(
+_SETTING = lazy(
     r"默认|缺省|设为|设置为|设置成|设成|配置为|配置成|调为|调成|改为|设定为|(?i:\bdefaults?\b|\bset\s+(?:it\s+)?to\b"
     r"|\bconfigured?\s+(?:to|as|at|with)\b|\bsetting\b)"
 )
 #: the setting word right before the value: `默认超时 30s`, `set to 10ms`; `默认 K=15 时 23.9s` is a result
-_SET_TO = re.compile(r"(?:" + _SETTING.pattern + r")(?:(?!时|(?i:when|if|with)\b)[^\d,，;；。]){0,12}$")
+_SET_TO = lazy(r"(?:" + _SETTING.pattern + r")(?:(?!时|(?i:when|if|with)\b)[^\d,，;；。]){0,12}$")
 #: the parameter a value is given for, right before it (`block size 64KB`) or right after it (`10ms step`)
 _PARAMETER = (r"(?i:(?:block|stripe|chunk|page|buffer|batch|span)(?:[ _-]?size)?|cache[ _-]?size|step|interval|timeout"
               r"|period|quota|threshold|ttl|heartbeat)|(?:块|条带|分片|页|缓冲区?|批)(?:大小)?|缓存大小|步长|间隔|超时|周期|阈值|配额")
-_PARAMETER_BEFORE = re.compile(r"(?:" + _PARAMETER + r")\s?(?:[:：=为是]\s?)?$")
+_PARAMETER_BEFORE = lazy(r"(?:" + _PARAMETER + r")\s?(?:[:：=为是]\s?)?$")
 #: after the value only a step or a period names a parameter (`a 10ms slow-start step`); `per batch` is a rate
-_PARAMETER_AFTER = re.compile(r"\s?(?!(?i:per|each|every|a|an|the)\b)(?:[A-Za-z]+[- ]){0,2}"
+_PARAMETER_AFTER = lazy(r"\s?(?!(?i:per|each|every|a|an|the)\b)(?:[A-Za-z]+[- ]){0,2}"
                               r"(?i:step|interval|timeout|period|heartbeat|ttl)(?![A-Za-z])|\s?(?:间隔|超时|周期)")
 #: `--timeout 30s`, `timeout=30s`: a flag or a key given its value
-_ASSIGNED = re.compile(r"(?:--[\w-]+[ =]|(?<![\w.])[A-Za-z_][\w.]*=)$")
+_ASSIGNED = lazy(r"(?:--[\w-]+[ =]|(?<![\w.])[A-Za-z_][\w.]*=)$")
 #: a parameter count used as the name of the model it goes with: `1750亿参数的GPT-3`
-_MODEL_NAME = re.compile(r"\s?(?:参数|个参数|-?parameters?|-?params?)(?:的|量的|版本?的?)?\s?(?:[A-Z][\w.-]*|[A-Za-z]+-?\d)")
+_MODEL_NAME = lazy(r"\s?(?:参数|个参数|-?parameters?|-?params?)(?:的|量的|版本?的?)?\s?(?:[A-Z][\w.-]*|[A-Za-z]+-?\d)")
 #: `100%` as an adverb: `100% 兼容`, `100% sure`
-_IDIOM = re.compile(
+_IDIOM = lazy(
     r"\s?(?:的)?(?:兼容|确定|肯定|正确(?!率)|可靠|保证|安全|相信|同意|满意|确信|适用|支持|复现|还原|免费|开源"
     r"|(?i:sure|certain|compatible|correct|confident|guaranteed|safe|free|open[- ]source|agree|true|honest|reproducible)\b)"
 )
 #: the unit a price or a rate is counted per: `per 1M tokens`, `每 1M token`, `每 5 秒一次`
-_PER = re.compile(r"(?:(?i:\bper)|每)\s?$")
+_PER = lazy(r"(?:(?i:\bper)|每)\s?$")
 #: a term and its colon, at the start of its line or item: what follows defines it
-_TERM = re.compile(r"(?:^|\n)\s*(?:[-*+]\s+)?(?P<term>[^\d\n:：,，。;；]{1,24})[:：]\s*(?:[<>≤≥]\s?)?$")
+_TERM = lazy(r"(?:^|\n)\s*(?:[-*+]\s+)?(?P<term>[^\d\n:：,，。;；]{1,24})[:：]\s*(?:[<>≤≥]\s?)?$")
 #: a term that names a measured quantity is not defined by a range: `延迟：2-3s` reports one
-_MEASURED_TERM = re.compile(
+_MEASURED_TERM = lazy(
     r"延迟|吞吐|耗时|速度|时间|显存|内存|准确|精度|提升|加速|成本|价格|(?i:latency|throughput|speed|time|memory|accuracy"
     r"|cost|price|score|gain)"
 )
 #: a definition is the whole value: its line or clause ends after it (`short-term: 2-3s`), where a claim
 #: goes on (`Key result: 30-50% of channels suffice`)
-_VALUE_ENDS = re.compile(r"\s?(?:以内|以上|以下|之内|内|\+)?\s*(?:$|[,，;；。\n)）|]|\.(?:\s|$))")
-_BOUND_AFTER = re.compile(r"\s?(?:以内|以上|以下|之内|内|\+)")
+_VALUE_ENDS = lazy(r"\s?(?:以内|以上|以下|之内|内|\+)?\s*(?:$|[,，;；。\n)）|]|\.(?:\s|$))")
+_BOUND_AFTER = lazy(r"\s?(?:以内|以上|以下|之内|内|\+)")
 #: example values: two round sizes set side by side (`100 token 和 1M token`)
-_SIZE_UNIT = re.compile(r"(?i:tokens?\b|[KMGT]i?B\b)|[kKMBT](?=\s?tokens?)")
+_SIZE_UNIT = lazy(r"(?i:tokens?\b|[KMGT]i?B\b)|[kKMBT](?=\s?tokens?)")
 #: the work done on a size, right before it: `decode 100 token`, `处理 1M token`
 _WORK = (r"(?i:\b(?:decode|decoding|prefill|generate|generating|process|processing|read|reading|write|writing"
          r"|load|loading|send|sending|encode|encoding))|解码|预填充|生成|处理|读取|写入|加载|发送|编码|输入|输出")
-_WORKLOAD = re.compile(r"(?:" + _WORK + r")\s?$")
+_WORKLOAD = lazy(r"(?:" + _WORK + r")\s?$")
 #: an example value is round: one significant digit (`100`, `1M`, `4k`), a measured one rarely is
-_ROUND = re.compile(r"[1-9]0*")
-_PAIR = re.compile(r"\s?(?:和|与|或|(?i:vs\.?|versus|and|or))\s?[1-9]0*\s?(?:[kKMBT]\s?)?(?P<unit>(?i:tokens?|[KMGT]i?B))(?!\s?(?:respectively|分别))")
-_RATIO = re.compile(r"\s?(?:[xX×倍%％]|个百分点|pp\b)")
+_ROUND = lazy(r"[1-9]0*")
+_PAIR = lazy(r"\s?(?:和|与|或|(?i:vs\.?|versus|and|or))\s?[1-9]0*\s?(?:[kKMBT]\s?)?(?P<unit>(?i:tokens?|[KMGT]i?B))(?!\s?(?:respectively|分别))")
+_RATIO = lazy(r"\s?(?:[xX×倍%％]|个百分点|pp\b)")
 #: a letter defined as a variable: `where h is`, `h = hidden size`, `其中 h 为`, `h 表示`
 _DEFINED = (r"(?:(?i:\bwhere|\blet)|其中|令|设)\s+\$?{v}\$?(?![A-Za-z0-9])"
             r"|(?<![A-Za-z0-9'’]){v}\$?\s*(?:=|(?i:is the|denotes|stands for)|为|是|表示|代表)")
 #: how far around a number its sentence is looked at, in characters each way
 _NEAR = 120
-_CLAUSE = re.compile(r"[，,；;。!！?？\n]|\.(?=\s)")
+_CLAUSE = lazy(r"[，,；;。!！?？\n]|\.(?=\s)")
 #: a unit of storage: what a capacity is given in
-_STORAGE_UNIT = re.compile(r"(?i:[KMGTPE]i?B|[kmgt]b|bytes?)")
+_STORAGE_UNIT = lazy(r"(?i:[KMGTPE]i?B|[kmgt]b|bytes?)")
 #: a limit, a usual value or an example right before a size: `up to 10 GB`, `typically 4 KB`, `(e.g., 4 KB)`
-_CAPACITY_BEFORE = re.compile(
+_CAPACITY_BEFORE = lazy(
     r"(?:(?i:\b(?:e\.g\.|i\.e\.|typically|commonly|usually|normally|often|up\s+to|maximum(?:\s+of)?|max\.?"
     r"|at\s+most|no\s+more\s+than|cannot\s+exceed|limit(?:ed)?\s+(?:to|of|is)|minimum(?:\s+of)?|multiples?\s+of))"
     r"|通常|一般|常见|最大|最多|上限|不超过|至多|最小|最少)(?:[^\d.,;:，。；：]{0,12}?|,)[~≈约]?[\s*_]{0,3}$"
 )
 #: a change in the clause makes the size a result: `saves up to 10 GB`, `显存最多降低 4GB`
-_CHANGE = re.compile(r"(?i:reduc|sav(?:e|es|ed|ing)\b|cut|shrink|lower|less|fewer|drop|free[sd]?\b)|节省|减少|降低|压缩|缩小|省")
+_CHANGE = lazy(r"(?i:reduc|sav(?:e|es|ed|ing)\b|cut|shrink|lower|less|fewer|drop|free[sd]?\b)|节省|减少|降低|压缩|缩小|省")
 #: a digit named in the plural (`rows of 0s`, `all the 7s`) is picked out by a word for plural things,
 #: and what follows it is no noun it would time (`the 1s must`, `7s labeled`; `the 5s window` is a duration)
-_DIGIT_NAME_BEFORE = re.compile(
+_DIGIT_NAME_BEFORE = lazy(
     r"(?i:\b(?:the|all(?:\s+the)?|some|many|most|these|those|has|have|had|contains?|containing|entirely\s+of"
     r"|filled\s+with|removing|number\s+of|zeros\s+and|ones\s+and))[\s*_]*$"
 )
-_DIGIT_NAME_AFTER = re.compile(
+_DIGIT_NAME_AFTER = lazy(
     r"[\s*_]*(?:$|[,.;:!?)|\]]|(?i:and\s+\d+s\b|(?:are|is|were|was|must|have|has|in|on|from|labeled|everywhere"
     r"|include|includes|elsewhere)\b))"
 )
 #: a heading that shows a worked example: `## Example`, `### Worked example: …`, `### 一个完整示例`
-_EXAMPLE_HEADING = re.compile(
+_EXAMPLE_HEADING = lazy(
     r"^[\s\d.、:：§#*_\-]*(?:"
     r"(?i:(?:(?:an?|one)\s+)?(?:(?:simple|concrete|numerical|complete|quick|full|detailed|practical|illustrative|toy"
     r"|worked)[\s-]+)*examples?(?:\s+(?:scenario|calculation|walk-?through|run|problem)s?)?)"
@@ -103,7 +105,7 @@ _EXAMPLE_HEADING = re.compile(
     r"(?:\s*\d+)?[\s*_]*(?:[:：(（—–-].*)?$"
 )
 #: a paragraph or item led by the word for an example: `Example:`, `**示例**：`, `举例：`
-_EXAMPLE_LEAD = re.compile(r"^\s*(?:(?i:(?:worked\s+|numerical\s+|simple\s+)?examples?)|示例|举例|算例|例)(?:\s*\d+)?\s*[:：]")
+_EXAMPLE_LEAD = lazy(r"^\s*(?:(?i:(?:worked\s+|numerical\s+|simple\s+)?examples?)|示例|举例|算例|例)(?:\s*\d+)?\s*[:：]")
 
 
 def condition_spans(text: str) -> list[tuple[int, int, str]]:
@@ -180,7 +182,7 @@ def _paired_before(text: str, start: int) -> bool:
 
 
 #: a number of a table row before a change (`| 70.1 | 72.3 | +3.1% |`); masked ids hold no digits
-_ROW_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(\s?[%％])?")
+_ROW_NUMBER = lazy(r"(?<![\w.])(\d+(?:\.\d+)?)(\s?[%％])?")
 #: a data cell is short: a number, maybe its unit and a change in parentheses
 _DATA_CELL = 32
 #: how many numbers before a change in its row are tried in pairs

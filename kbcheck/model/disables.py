@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kbcheck.regex import lazy
+
 #: the rule of a comment that names none: every rule
 ALL = "*"
 #: how far a comment reaches
@@ -34,13 +36,13 @@ KBCHECK = "kbcheck"
 _KEYWORDS = {"kbcheck-disable": RANGE, "kbcheck-enable": ENABLE, "kbcheck-disable-next-line": NEXT_LINE,
              "kbcheck-disable-line": LINE, "kbcheck-disable-file": FILE}
 #: the first form, `kbcheck: disable=KB005, KB006`
-_COLON_FORM = re.compile(r"kbcheck\s*:\s*(disable|disable-file)\s*=([^=]*)")
-_NAME = re.compile(r"[A-Za-z0-9_-]+")
+_COLON_FORM = lazy(r"kbcheck\s*:\s*(disable|disable-file)\s*=([^=]*)")
+_NAME = lazy(r"[A-Za-z0-9_-]+")
 #: comments of other tools a markdown linter's user may bring
-_FOREIGN = (("markdownlint", re.compile(r"markdownlint-(?:disable|enable|capture|restore|configure)")),
-            ("vale", re.compile(r"vale\s+(?:on|off|[\w.]+\s*=)", re.IGNORECASE)))
+_FOREIGN = (("markdownlint", lazy(r"markdownlint-(?:disable|enable|capture|restore|configure)")),
+            ("vale", lazy(r"vale\s+(?:on|off|[\w.]+\s*=)", re.IGNORECASE)))
 #: whether a text may hold a comment of interest (the cheap test before a parse)
-MAY_HOLD = re.compile(r"<!--\s*(?:kbcheck|markdownlint|vale)", re.IGNORECASE)
+MAY_HOLD = lazy(r"<!--\s*(?:kbcheck|markdownlint|vale)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

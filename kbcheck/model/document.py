@@ -33,6 +33,7 @@ from kbcheck.model.disables import ALL, BLOCK, ENABLE, FILE, Directive, UnreadCo
 from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
 from kbcheck.patterns import MAX_HEADING_CHARS, HeadingRegex
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -42,18 +43,18 @@ REFERENCE, TREND, OPEN_QUESTION = "reference", "trend", "open_question"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 #: a frontmatter value that is a relative file path (`raw_md: raw/papers/x/paper.md`)
-_FRONT_PATH = re.compile(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]+)+\.[A-Za-z0-9]{1,5})['"]?[ \t]*$""",
+_FRONT_PATH = lazy(r"""(?:^|:\s|-\s)\s*['"]?((?:\.\.?/)*[\w.-]+(?:/[\w. -]+)+\.[A-Za-z0-9]{1,5})['"]?[ \t]*$""",
                          re.MULTILINE)
 #: characters no note name may hold (Obsidian refuses them): `[[Reasoning:]]` is not a wikilink
-_NOT_A_NOTE_NAME = re.compile(r'[:*"<>?]')
+_NOT_A_NOTE_NAME = lazy(r'[:*"<>?]')
 #: an HTML-looking tag that is a placeholder when it stands inside a path: `inbox/<author>/`
-_PLACEHOLDER = re.compile(r"^<[A-Za-z_][\w-]*>$")
+_PLACEHOLDER = lazy(r"^<[A-Za-z_][\w-]*>$")
 #: a title heading that names a work as a bibliography does, title: subtitle and year
 #: (`MapReduce: Simplified … -- 2004`, `Bitcask - A Log-Structured … (2010)`); a topic with a year
 #: (`推理部署指南 (2025)`) has no subtitle
-_WORK_TITLE = re.compile(r"[^:：]*?\S(?::|：|\s[-–—]\s).*?\S(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*")
+_WORK_TITLE = lazy(r"[^:：]*?\S(?::|：|\s[-–—]\s).*?\S(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*")
 _MAX_WORK_TITLE = 300  # no work's title is longer; the pattern never sees a long line
-_LABEL = re.compile(
+_LABEL = lazy(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
     r"|(?P<han>[一二三四五六七八九十百零〇]+)\s*[、.．])"
@@ -237,8 +238,8 @@ class BlockLines:
 
 
 #: a run of Latin letters or digits is a word; a Han, kana or Hangul character is half of one
-_LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’_.-]*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_LATIN_WORD = lazy(r"[A-Za-z0-9][A-Za-z0-9'’_.-]*")
+_CJK = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: a title of at most this many words is a section's name (`# 参考文献`, `# Further reading`)
 _TITLE_ROLE_WORDS = 3
 
@@ -288,11 +289,11 @@ def _deep_paragraph(state: Any, start_line: int, end_line: int, silent: bool) ->
 #: what follows `[[name]]` when the whole is a link with bracketed text: a target with a `/`, `.`,
 #: `:` or `#` in it, or none (`[[pdf]]()`, an empty link in a table); `[[name]](raw)`, a word in
 #: parentheses, is a wikilink and text, as Obsidian reads it
-_LINK_TARGET = re.compile(r"\(\s*(?:\)|<?[^()\s]*[/.:#])")
+_LINK_TARGET = lazy(r"\(\s*(?:\)|<?[^()\s]*[/.:#])")
 #: how far past the last located text an inline's next text is looked for in its source line
 _LOCATE_REACH = 4096
 #: a wikilink's inside up to its first `]]`, stopping at a `[` or a line break
-_WIKILINK_END = re.compile(r"(?:[^\[\]\n]|\](?!\]))*\]\]")
+_WIKILINK_END = lazy(r"(?:[^\[\]\n]|\](?!\]))*\]\]")
 
 
 def _wikilink(state: Any, silent: bool) -> bool:
@@ -334,7 +335,7 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
 #: a character that can open an inline construct of the parser: an escape, code, emphasis, a
 #: link, wikilink or image (`[`), an autolink or HTML (`<`), an entity (`&`), math (`$`); `!`
 #: opens an image only before a `[`
-_INLINE_MARKUP = re.compile(r"[\\`*_\[<&$]")
+_INLINE_MARKUP = lazy(r"[\\`*_\[<&$]")
 
 
 def _needs_parse(content: str) -> bool:
@@ -869,7 +870,7 @@ class _Builder:
 
 
 #: a console transcript: a prompt line (`$ ./bench`, `% make`, `>>> run()`)
-_LOG = re.compile(r"^\s*(?:\$|%|>>>|PS>|#\s?\$)\s+\S", re.MULTILINE)
+_LOG = lazy(r"^\s*(?:\$|%|>>>|PS>|#\s?\$)\s+\S", re.MULTILINE)
 #: fence labels of output
 _LOG_FENCES = frozenset({"console", "shell-session", "log", "logs", "output", "out", "stdout", "terminal"})
 
@@ -914,6 +915,8 @@ def _front_title(content: str) -> str:
 def inline_text(markdown: str) -> str:
     """One line of markdown (a heading as written) as a reader sees it: a link or wikilink is its
     text, code is its content, emphasis and HTML tags are gone (`## [Title](url)` reads `Title`)."""
+    if not _needs_parse(markdown):  # its parse is its words (the parser turns NUL into U+FFFD): the digest's
+        return " ".join(markdown.replace("\0", "\ufffd").split())  # key points ask this of every line
     pieces: list[str] = []
     for token in _markdown(front_matter=False).parseInline(markdown):
         for child in token.children or ():

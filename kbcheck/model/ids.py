@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import re
 
+from kbcheck.regex import lazy
+
 #: a new-style arXiv id (YYMM.NNNN or YYMM.NNNNN) with an optional version
 ARXIV_NEW = r"(?P<yymm>\d{4})\.(?P<num>\d{4,5})(?:v\d+)?"
 #: an old-style arXiv id: archive(.SUBJ)/YYMMNNN
 ARXIV_OLD = r"(?P<archive>[a-z][a-z-]*(?:\.[A-Z]{2})?)/(?P<oldnum>\d{7})(?:v\d+)?"
 
-_VERSION = re.compile(r"v\d+$", re.IGNORECASE)
-_NEW_ID = re.compile(r"^\d{4}\.\d{4,5}$")
-_OLD_ID = re.compile(r"^[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}$")
+_VERSION = lazy(r"v\d+$", re.IGNORECASE)
+_NEW_ID = lazy(r"^\d{4}\.\d{4,5}$")
+_OLD_ID = lazy(r"^[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}$")
 
 
 def real_month(yymm: str) -> bool:
@@ -52,7 +54,7 @@ def normalize_doi(raw: str) -> str:
 
 
 #: arXiv's own DOIs (`10.48550/arXiv.2412.08905`) name the arXiv paper
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+_ARXIV_DOI = lazy(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
 
 
 def same_work(kind: str, value: str) -> tuple[str, str]:

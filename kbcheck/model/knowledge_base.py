@@ -13,7 +13,6 @@ import bisect
 import difflib
 import hashlib
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,6 +26,7 @@ from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
 from kbcheck.model.ids import same_work
 from kbcheck.model.store import REFS, FactStore
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.cache import BlobCache
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 KNOWLEDGE, BRIEF, GUIDE, MANIFEST, OTHER = "knowledge", "brief", "guide", "manifest", "other"
 MARKDOWN_KINDS = frozenset({KNOWLEDGE, PAPER, REPO, BRIEF, GUIDE})
-_WILDCARD = re.compile(r"[*?\[]")
+_WILDCARD = lazy(r"[*?\[]")
 #: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
-_SUBJECT_CLASS = re.compile(r"^([a-z][a-z-]*)-([a-z]{2})/")
+_SUBJECT_CLASS = lazy(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
 DIRECTIVE_WORD_KEY = "may-hold-disables-1"
 #: the cache key of `note_id`, before what else it depends on
@@ -174,6 +174,7 @@ class KnowledgeBase:
             "utf-8", "surrogateescape")).hexdigest()
         self._kind_sets: tuple[tuple[str, GlobSet], ...] | None = None
         self._exclude_set = globset(())
+        self._of_kinds: dict[tuple[str, ...], list[str]] = {}
 
     @property
     def notices(self) -> list[str]:
@@ -198,10 +199,20 @@ class KnowledgeBase:
         return kind
 
     def paths_of_kind(self, *kinds: str) -> list[str]:
-        """Every snapshot path of these kinds (prefix-filtered before glob matching)."""
-        globs_by_kind = dict(self._kind_order)
-        prefixes = tuple({static_prefix(g) for k in kinds for g in globs_by_kind.get(k, ())})
-        return [p for p in self.snapshot.paths() if p.startswith(prefixes) and self.kind_of(p) in kinds]
+        """Every snapshot path of these kinds (prefix-filtered before glob matching), in snapshot order;
+        remembered, as a digest asks for the same kinds from several places."""
+        known = self._of_kinds.get(kinds)
+        if known is None:
+            globs_by_kind = dict(self._kind_order)
+            prefixes = tuple({static_prefix(g) for k in kinds for g in globs_by_kind.get(k, ())})
+            known = [p for p in self.snapshot.paths() if p.startswith(prefixes) and self.kind_of(p) in kinds]
+            self._of_kinds[kinds] = known
+        return list(known)
+
+    def has_kind(self, kind: str) -> bool:
+        """True when some snapshot path is of this kind: stops at the first (a hook asks it of 10k files)."""
+        prefixes = tuple({static_prefix(g) for g in dict(self._kind_order).get(kind, ())})
+        return any(p.startswith(prefixes) and self.kind_of(p) == kind for p in self.snapshot.paths())
 
     def text(self, path: str) -> str | None:
         """A file's text, or None with a one-line notice when it is binary, too big or not UTF-8."""

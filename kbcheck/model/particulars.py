@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from kbcheck.regex import lazy
+
 #: the labels: makers, venue, publisher, book number (BibTeX `author`, `editor`, `journal`,
 #: `booktitle`, `publisher`, `isbn`; `venue`/`conference`/`会议` for where a paper appeared)
 LABELS = (r"authors?|creators?|editors?|translators?|作者|编者|译者|isbn"
@@ -22,13 +24,13 @@ LABELS = (r"authors?|creators?|editors?|translators?|作者|编者|译者|isbn"
 NAMING = r"papers?|论文(?:题目|标题|名称)?|题目"
 #: a line that opens with a particulars label and a colon (`**Venue**: ICML 2025`, `> 会议：EMNLP2020`,
 #: `> 论文：…`), or a book number written without one (`ISBN 978-…`)
-BYLINE = re.compile(rf"^[\s*_>\-]*(?:(?:{LABELS}|{NAMING})[\s*_]*[:：]|isbn[\s\-]*\d)", re.IGNORECASE)
+BYLINE = lazy(rf"^[\s*_>\-]*(?:(?:{LABELS}|{NAMING})[\s*_]*[:：]|isbn[\s\-]*\d)", re.IGNORECASE)
 #: frontmatter keys that, beside a `title`, make it a bibliographic entry
-FRONT_KEY = re.compile(rf"^(?:{LABELS})\s*:", re.MULTILINE | re.IGNORECASE)
+FRONT_KEY = lazy(rf"^(?:{LABELS})\s*:", re.MULTILINE | re.IGNORECASE)
 #: a heading that gives the note's work its particulars (`## Meta Info`, `## 论文信息`, `## 基本信息`)
 #: what may stand before a heading's words: its number, its label, markdown marks (`## 1. 论文信息`)
 HEADING_LEAD = r"[\s\d.、:：§#*_\-]*"
 HEADING = (r"meta\s?(?:info(?:rmation)?|data)?\s*$|元信息|元数据|基本信息\s*$|basic\s?info(?:rmation)?\s*$"
            r"|(?:paper|book|论文|书籍|原文)\s?(?:info(?:rmation)?|信息|链接|地址|links?)\s*$")
 #: a first section under the title that gives the work's particulars (`## 基本信息`, `## Paper Info`)
-SECTION = re.compile(rf"^{HEADING_LEAD}(?:{HEADING})", re.IGNORECASE)
+SECTION = lazy(rf"^{HEADING_LEAD}(?:{HEADING})", re.IGNORECASE)

@@ -35,38 +35,39 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from kbcheck.model.citations import MASK
+from kbcheck.regex import lazy
 
 #: where a sentence ends: its terminator stays with it
-_SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?=\s)")
-_EQUALS = re.compile(r"(?<![=<>!])[=＝≈](?!=)")
+_SENTENCE_END = lazy(r"[。！？!?；;\n]|\.(?=\s)")
+_EQUALS = lazy(r"(?<![=<>!])[=＝≈](?!=)")
 #: an arithmetic operator between two numbers (`1.6G × 4`, `132k / 0.1`, `512 tokens / 2048`);
 #: `8×A100` names a machine, and `/s` in a unit has no spaces around it
-_OPERATOR = re.compile(r"(?<![\w.%])\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
-_CONDITION_ZH = re.compile(r"假设|假如|假定|设想|如果|倘若|要是|即使|即便|哪怕|万一")
-_CONDITION_EN = re.compile(r"\b(?:even if|if|suppose|supposing|assume|assuming|imagine|hypothetically)\b",
+_OPERATOR = lazy(r"(?<![\w.%])\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
+_CONDITION_ZH = lazy(r"假设|假如|假定|设想|如果|倘若|要是|即使|即便|哪怕|万一")
+_CONDITION_EN = lazy(r"\b(?:even if|if|suppose|supposing|assume|assuming|imagine|hypothetically)\b",
                            re.IGNORECASE)
 #: where a Chinese condition hands over to what follows from it
-_THEN_ZH = re.compile(r"就|则|那么|便|也")
-_COMMA = re.compile(r"[，,；;]")
-_THEN_EN = re.compile(r"[,;]|\bthen\b", re.IGNORECASE)
+_THEN_ZH = lazy(r"就|则|那么|便|也")
+_COMMA = lazy(r"[，,；;]")
+_THEN_EN = lazy(r"[,;]|\bthen\b", re.IGNORECASE)
 #: a sentence that opens by asking (`如何…`, `How to …`), with or without its question mark
-_ASKS = re.compile(r"^[\s\d.、:：#*_\-]*(?:如何|怎样|怎么|为什么|为何|(?i:how\s+(?:to|do|does|can)|why)\b)")
+_ASKS = lazy(r"^[\s\d.、:：#*_\-]*(?:如何|怎样|怎么|为什么|为何|(?i:how\s+(?:to|do|does|can)|why)\b)")
 #: the author speaking of themselves: `我` (not `我们`, `我国`, `自我`), `I`, `my`, `me`
 _ME = r"(?<!自)我(?![们国司校方军省市县])"
-_FIRST_PERSON = re.compile(_ME + r"|\b(?:I|[Mm]y|me)\b")
-_OPENS_FIRST_PERSON = re.compile(r"^[\s*_>]*(?:" + _ME + r"|(?:I|My)\b)")
+_FIRST_PERSON = lazy(_ME + r"|\b(?:I|[Mm]y|me)\b")
+_OPENS_FIRST_PERSON = lazy(r"^[\s*_>]*(?:" + _ME + r"|(?:I|My)\b)")
 #: the author taking a view of the world, which is a claim like any other
-_VIEW = re.compile(r"看法|观点|认为|觉得|估计|猜|判断|相信|预计|预测|(?i:\b(?:think|believe|estimate|guess|expect|view)\b)")
+_VIEW = lazy(r"看法|观点|认为|觉得|估计|猜|判断|相信|预计|预测|(?i:\b(?:think|believe|estimate|guess|expect|view)\b)")
 #: the author reporting a measurement (`我测了一下`, `I measured it`): a result, not an account of themselves
-_MEASURED = re.compile(r"实测|测了|测出|测得|跑了|跑出|(?i:\b(?:measured|benchmarked|profiled|timed|tested|clocked)\b)")
-_COLON = re.compile(r"[:：]")
+_MEASURED = lazy(r"实测|测了|测出|测得|跑了|跑出|(?i:\b(?:measured|benchmarked|profiled|timed|tested|clocked)\b)")
+_COLON = lazy(r"[:：]")
 #: a duration that tells when (`4 小时以后`, `3 days later`), not how long something takes
-_TIME_POINT = re.compile(
+_TIME_POINT = lazy(
     r"(?<![\d.])\d+(?:\.\d+)?\s?(?:小时|分钟|秒|天|(?i:hours?|minutes?|mins?|seconds?|days?))\s?(?:以后|之后|后|以前|之前|前|(?i:later|ago))"
 )
 #: a number with a glued magnitude (`4k`, `320G`, `20GB` reads as 20 G), for working ratios out
-_OPERAND = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s?(?-i:([kKMGT])(?![a-z]))?")
-_RATIO_UNIT = re.compile(r"\s?(?:[xX×倍%％](?![A-Za-z])|个百分点|pp\b)")
+_OPERAND = lazy(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s?(?-i:([kKMGT])(?![a-z]))?")
+_RATIO_UNIT = lazy(r"\s?(?:[xX×倍%％](?![A-Za-z])|个百分点|pp\b)")
 _DECIMAL = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _BINARY = {"k": 2.0**10, "K": 2.0**10, "M": 2.0**20, "G": 2.0**30, "T": 2.0**40}
 #: how far from a claim its calculation is looked for, in characters each way
@@ -143,7 +144,7 @@ def _conditions(sentence: str) -> list[tuple[int, int]]:
 
 
 #: a paragraph that ends by bringing in suppositions: `假设：`, `Assume the following:`
-_SUPPOSITION_INTRO = re.compile(
+_SUPPOSITION_INTRO = lazy(
     r"(?:假设|假如|假定|设想|(?i:\b(?:suppose|assume|assuming|imagine)\b))[^。.!?！？\n]{0,30}[:：,，]?\s*$"
 )
 
@@ -193,14 +194,14 @@ def derived(text: str, start: int, value: float, written: str, unit: str) -> boo
 
 
 #: a ratio that states a speed: it is worked out only from times or rates
-_SPEED_UP = re.compile(r"提速|加速|快|慢|(?i:faster|slower|speed-?ups?|quicker)")
-_TIME_OR_RATE = re.compile(
+_SPEED_UP = lazy(r"提速|加速|快|慢|(?i:faster|slower|speed-?ups?|quicker)")
+_TIME_OR_RATE = lazy(
     r"\s?(?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|hours?|h|毫秒|微秒|秒|分钟|小时|天|"
     r"[A-Za-z]+/s|[A-Za-z]+/sec|qps|QPS|rps|fps|FPS|TFLOPS|GFLOPS)(?![A-Za-z])"
 )
 #: where a clause ends, and the words that only say a quantity changed (`提升`, `a 3x rise`)
-_CLAUSE_END = re.compile(r"[，,；;。.!！?？:：]\s*")
-_CHANGE_WORDS = re.compile(
+_CLAUSE_END = lazy(r"[，,；;。.!！?？:：]\s*")
+_CHANGE_WORDS = lazy(
     r"提升|提高|增加|增长|增大|扩大|降低|下降|减少|缩小|变为|变成|翻了|达到|高出|相差|差了?|即|也就是|相当于|共|约|近|涨|跌|升|降|增|减"
     r"|了|到|为|是|的|倍|(?i:\b(?:a|an|the|i\.e\.|that is|which is|is|was|so|up|down|by|about|around|roughly|"
     r"rise|rises|rose|increase|increases|increased|growth|grew|drop|drops|dropped|decrease|decreased|fall|fell|"

@@ -8,11 +8,11 @@ without NO_COLOR. Notices are not printed here; the CLI writes them to stderr.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.printable import for_terminal
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.findings import Finding, Report
@@ -24,8 +24,8 @@ _SEVERITY_COLOR = {"error": "\033[1;31m", "warning": "\033[1;33m"}
 _FIXABLE_COLOR = "\033[36m"
 #: what marks a finding that `kbcheck check --fix` would fix (ruff's mark)
 FIXABLE = "[*]"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_CONTROL = re.compile(r'[\x00-\x1f\x7f-\x9f"\\]')
+_LINE_BREAK = lazy(r"\r\n|\r|\n")
+_CONTROL = lazy(r'[\x00-\x1f\x7f-\x9f"\\]')
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
 
 

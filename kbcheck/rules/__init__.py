@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from kbcheck.errors import UsageError
 from kbcheck.i18n import _
+from kbcheck.regex import lazy
 from kbcheck.rules.base import Rule
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
 
 #: `kb005_unverified_number` is the module of rule KB005
-_RULE_MODULE = re.compile(r"kb(\d{3})_[a-z0-9_]+")
+_RULE_MODULE = lazy(r"kb(\d{3})_[a-z0-9_]+")
 
 
 @lru_cache(maxsize=1)

@@ -67,7 +67,6 @@ section's heading (for the section's finding), or `ignore = ["KB001"]` /
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -77,6 +76,7 @@ from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _, listing
 from kbcheck.model.disables import covers_rule
 from kbcheck.model.document import TREND, word_count
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -91,7 +91,7 @@ SEVERITY = "error"
 KINDS = ("knowledge",)
 
 #: a line that asks: it ends with a question mark (closing quotes and brackets aside)
-_QUESTION = re.compile(r"[?？][\s\"'”’」』)）\]】*_]*$")
+_QUESTION = lazy(r"[?？][\s\"'”’」』)）\]】*_]*$")
 #: a line of at most this many words names a topic (`长上下文。`, `Long context`), it states nothing
 _FRAGMENT_WORDS = 2
 

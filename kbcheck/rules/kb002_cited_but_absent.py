@@ -82,6 +82,7 @@ from kbcheck.evidence.mentions import IdMentions, document_mentions, navigation_
 from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.document import REFERENCE, file_title
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -99,8 +100,8 @@ _MIN_NAME = 3
 #: the entries of a reference list
 _ITEMS = ("list_item", "table_row")
 #: where a title splits into a short name and the rest: `Name: subtitle`, `venue | title`
-_SEPARATOR = re.compile(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
-_TRAILER = re.compile(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
+_SEPARATOR = lazy(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
+_TRAILER = lazy(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:

@@ -83,6 +83,7 @@ from kbcheck.findings import Edit, Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.links.local import LocalPaths
 from kbcheck.links.near import NearNames
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -98,14 +99,14 @@ _STAND_IN = frozenset({"foo", "xxx"})
 #: words that are a stand-in only as the whole name (`[[slug]]`, `主slug`), not inside one (`onnx-example-model`)
 _STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
 #: the Latin words of a path part
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 #: a template's placeholder for a link to fill in: `link_to_paper`, `paper-link`, `url`, `path/to/file.md`
-_PLACEHOLDER = re.compile(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path(?:/to(?:/.*)?)?)$", re.IGNORECASE)
+_PLACEHOLDER = lazy(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path(?:/to(?:/.*)?)?)$", re.IGNORECASE)
 #: a folder of page templates (Obsidian's and Templater's `Templates`): its links are to be filled in
 _TEMPLATE_FOLDERS = frozenset({"templates", "_templates", ".templates", "template"})
 _TEMPLATE_NAMES = frozenset({"template", "_template", "templates"})
 #: a link target that is itself a markdown link, `[https://x](https://x)`: the link written twice
-_LINK_AS_TARGET = re.compile(r"^\[([^\[\]]*)\]\(([^()\s]*)\)$")
+_LINK_AS_TARGET = lazy(r"^\[([^\[\]]*)\]\(([^()\s]*)\)$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:

@@ -10,7 +10,6 @@ per run, since it depends on the other files.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING
 from kbcheck.model.cards import frontmatter_fields
 from kbcheck.model.document import OPEN_QUESTION, REFERENCE, TREND, Block, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE, MARKDOWN_KINDS, KnowledgeBase
+from kbcheck.regex import lazy
 from kbcheck.suggest.terms import term_counts
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ _VERSION = "suggest"
 _NAMESPACE = "suggest"
 #: the role of a section `no-home-heading` names (a see-also list, questions): never a candidate
 NO_HOME = "no_home"
-_LABEL_PREFIX = re.compile(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
+_LABEL_PREFIX = lazy(r"^\s*(?:§\s*)?[\d.一二三四五六七八九十百零〇]*\s*[、.．:：]?\s*")
 #: (kind, value, form) of a ref, as `KnowledgeBase.resolve_refs` takes it
 RawRef = tuple[str, str, str]
 #: heading, line, level, role, label, terms, refs

@@ -9,15 +9,16 @@ few sections hold them, so the stop lists here stay short.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from itertools import pairwise
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[-.][a-z0-9+#]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+from kbcheck.regex import lazy
+
+_WORD = lazy(r"[a-z0-9][a-z0-9+#]*(?:[-.][a-z0-9+#]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: a CJK character (a term starting with one is a character or a bigram)
-CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_NUMBER = re.compile(r"^[\d.\-]+$")
+CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_NUMBER = lazy(r"^[\d.\-]+$")
 STOPWORDS = frozenset("""
 a an and are as at be been but by can could did do does for from had has have how if in into is it its
 may more most not of on or our over so such than that the their them then there these they this those
@@ -27,7 +28,7 @@ approach method methods result results show shows shown propose proposed work ho
 arxiv doi http https www com org github md
 """.split())
 #: web addresses are sources, compared as ids; their letters are not words of the text
-_URL = re.compile(r"(?i:https?)://\S+")
+_URL = lazy(r"(?i:https?)://\S+")
 #: particles that glue CJK words together: a bigram holding one says nothing
 _CJK_STOP = frozenset("的了是在和与及或而也都就将把被对从以为其该这那此个种等")
 
