@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -489,12 +488,6 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def _stop_owned(process: subprocess.Popen[bytes], owner: int) -> None:
-    """`_stop`, in the process that started it only (a forked child leaves its parent's alone)."""
-    if os.getpid() == owner:
-        _stop(process)
-
-
 def _answer(out: IO[bytes]) -> tuple[bytes, bytes] | None:
     """One answer of `cat-file --batch`: (type, content); None for a missing object (or an ended process)."""
     header = out.readline().split()
@@ -511,8 +504,6 @@ def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
         return None
     if repo.reader is None or repo.reader.poll() is not None:
         repo.reader = _batch_process(repo)
-        # ended with the repository, or at exit: a hook leaves no git process behind
-        weakref.finalize(repo, _stop_owned, repo.reader, os.getpid())
     process = repo.reader
     assert process.stdin is not None and process.stdout is not None  # both are pipes
     try:
