@@ -1,29 +1,28 @@
-"""Small typed git functions over plain `git` processes: trees, the index, changes, blobs, authors.
+"""Small typed git functions over GitPython: trees, the index, changes, blobs, authors.
 
-Every git failure leaves this module as a `GitError` with a one-line reason.
-Paths are read with `-z` so that spaces, CJK, leading dashes and newlines in
-file names survive; they are decoded as UTF-8 with `surrogateescape`, so
-undecodable bytes still round-trip to git.
+Every git failure leaves this module as a `GitError` with a one-line reason,
+never a GitPython exception. Paths are read with `-z` so that spaces, CJK,
+leading dashes and newlines in file names survive; they are decoded as UTF-8
+with `surrogateescape`, so undecodable bytes still round-trip to git.
 
-A repository is opened by one `git rev-parse`, and every command is one
-`subprocess` call: a hook that checks one note pays for neither importing
-GitPython (~100 ms) nor its discovery of the repository. Blobs asked for one
-at a time go through one persistent `git cat-file --batch` process per
-repository; many at once, through a batch process of their own.
+GitPython (`import git`, ~80 ms) is imported only when a repository is opened.
+Blobs are read through GitPython's one persistent `git cat-file --batch`
+process per repository, however many are asked for.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
-import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import IO
+from typing import Any
 
 from kbcheck import i18n
 from kbcheck.errors import GitError
@@ -67,15 +66,12 @@ class Repository:
     git_dir: Path
     #: the dir shared by all worktrees (objects, config): where shared caches belong
     common_dir: Path
+    handle: Any = field(repr=False)
     _object_format: str | None = field(default=None, repr=False)
-    #: the persistent `cat-file --batch` process, started by the first blob read one at a time
-    reader: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def close(self) -> None:
-        """Stop the persistent `cat-file` process."""
-        reader, self.reader = self.reader, None
-        if reader is not None:
-            _stop(reader)
+        """Stop the persistent `cat-file` processes."""
+        self.handle.close()
 
     def __enter__(self) -> Repository:
         return self
@@ -121,46 +117,34 @@ class CommitChanges:
     changes: list[Change]
 
 
-#: `git rev-parse` says where the repository is: bare or not, its git dirs, then (with a work tree) its top
-_WHERE = ("rev-parse", "--is-bare-repository", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir",
-          "--show-toplevel")
-#: the folder git names when it refuses a repository owned by another user
-_DUBIOUS_AT = re.compile(r"dubious ownership in repository at '(.+)'")
-
-
-def _lexical_top(folder: Path) -> Path:
-    """The nearest folder holding `.git` among `folder` and its parents as written, else `folder`:
-    git itself would climb from the physical path, out of the repository through a symlinked folder."""
-    written = Path(os.path.abspath(folder))
-    for candidate in (written, *written.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
-
-
 def open_repository(start: Path) -> Repository:
-    """The repository containing `start`, searching parent directories (as git does)."""
-    folder = start if start.is_dir() else start.parent
-    if not folder.is_dir():
-        raise GitError(i18n._("not a git repository: {path}", path=str(start)))
-    status, out, err = _execute(_lexical_top(folder), _WHERE, _git_env())
-    lines = _decode(out).splitlines()
-    if status != 0 and "dubious ownership" in err:
-        found = _DUBIOUS_AT.search(err)
-        raise GitError(_refused(Path(found.group(1)) if found else folder))
-    if len(lines) < 3:
-        if "not a git repository" in err:
-            raise GitError(i18n._("not a git repository: {path}", path=str(start)))
+    """The repository containing `start`, searching parent directories."""
+    try:
+        import git
+    except ImportError:  # GitPython refuses to import when it finds no git executable
+        raise GitError(i18n._("git is not installed or not on PATH")) from None
+
+    try:
+        handle = git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise GitError(i18n._("not a git repository: {path}", path=str(start))) from None
+    except (git.GitError, OSError) as exc:
         raise GitError(i18n._("cannot open git repository at {path}: {reason}", path=str(start),
-                              reason=_first_line(err)))
-    git_dir, common_dir = Path(lines[1]).resolve(), Path(lines[2]).resolve()
-    if lines[0] == "true" or len(lines) < 4:
-        # inside the git dir of a repository with a work tree, git gives no top: its folder holds the dir
-        if lines[0] != "true" and git_dir.name == ".git":
-            lines.append(str(git_dir.parent))
-        else:
-            raise BareRepositoryError(i18n._("bare repository has no working tree: {path}", path=str(git_dir)))
-    return Repository(root=Path(lines[3]).resolve(), git_dir=git_dir, common_dir=common_dir)
+                              reason=_first_line(str(exc)))) from None
+    # what the policy and the change are read from is the history as stored: replace refs
+    # (`git replace`) and grafts would let a writer substitute the trusted base. The graft file
+    # named is one that does not exist (an empty one makes git print a deprecation hint).
+    handle.git.update_environment(GIT_NO_REPLACE_OBJECTS="1",
+                                  GIT_GRAFT_FILE=os.path.join(handle.git_dir, "kbcheck", "no-grafts"))
+    if handle.bare or handle.working_tree_dir is None:
+        handle.close()
+        raise BareRepositoryError(i18n._("bare repository has no working tree: {path}", path=str(handle.git_dir)))
+    return Repository(
+        root=Path(handle.working_tree_dir).resolve(),
+        git_dir=Path(handle.git_dir).resolve(),
+        common_dir=Path(handle.common_dir).resolve(),
+        handle=handle,
+    )
 
 
 # -- the one wrapper around running git ------------------------------------------------
@@ -173,47 +157,39 @@ def _first_line(text: str) -> str:
     return "no message"
 
 
-def _git_env(git_dir: Path | None = None) -> dict[str, str]:
-    """The environment of every git process: git's messages in English (they are matched here), and
-    the history as stored: replace refs (`git replace`) and grafts would let a writer substitute the
-    trusted base. The graft file named is one that does not exist (an empty one makes git print a
-    deprecation hint)."""
-    env = {**os.environ, "LANGUAGE": "C", "LC_ALL": "C", "GIT_NO_REPLACE_OBJECTS": "1"}
-    if git_dir is not None:
-        env["GIT_GRAFT_FILE"] = os.path.join(git_dir, "kbcheck", "no-grafts")
-    return env
-
-
-def _git_executable() -> str:
-    return os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
-
-
-def _execute(cwd: Path, args: tuple[str, ...], env: dict[str, str], stdin: bytes | None = None) -> tuple[int, bytes, str]:
-    """`git <args>` in `cwd`: (status, raw stdout, stderr as text); GitError when git cannot be started."""
-    try:
-        done = subprocess.run([_git_executable(), *args], cwd=cwd, env=env, input=stdin, capture_output=True,
-                              stdin=None if stdin is not None else subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise GitError(i18n._("git is not installed or not on PATH")) from None
-    except OSError as exc:
-        raise GitError(i18n._("git {command} failed: {reason}", command=args[0], reason=_first_line(str(exc)))) from None
-    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
-
-
 def run(repo: Repository, *args: str, check: bool = True, stdin: bytes | None = None) -> tuple[int, bytes]:
     """Run `git <args>` in the work tree; (status, raw stdout). GitError on failure when `check`."""
-    status, out, err = _execute(repo.root, args, _git_env(repo.git_dir), stdin)
-    if status != 0 and "dubious ownership" in err:
-        raise GitError(_refused(repo.root))  # whatever was asked: no answer git gives here can be trusted
+    import git
+
+    options: dict[str, Any] = {
+        "with_extended_output": True,
+        "with_exceptions": False,
+        "stdout_as_string": False,
+        "strip_newline_in_stdout": False,
+    }
+    with contextlib.ExitStack() as stack:
+        if stdin is not None:
+            feed = stack.enter_context(tempfile.TemporaryFile())
+            feed.write(stdin)
+            feed.seek(0)
+            options["istream"] = feed
+        try:
+            status, out, err = repo.handle.git.execute([repo.handle.git.GIT_PYTHON_GIT_EXECUTABLE, *args], **options)
+        except git.GitCommandNotFound:
+            raise GitError(i18n._("git is not installed or not on PATH")) from None
+        except (git.GitError, OSError) as exc:
+            raise GitError(i18n._("git {command} failed: {reason}", command=args[0], reason=_first_line(str(exc)))) from None
+    if status != 0 and b"dubious ownership" in (err if isinstance(err, bytes) else str(err).encode()):
+        raise GitError(_refused(repo))  # whatever was asked: no answer git gives here can be trusted
     if check and status != 0:
         raise GitError(i18n._("git {command} failed: {reason}", command=args[0], reason=_first_line(err)))
     return status, out
 
 
-def _refused(root: Path) -> str:
+def _refused(repo: Repository) -> str:
     """git's safe.directory check refuses a repository owned by another user: say so, not "no commits"."""
     return i18n._("git refuses this repository: it belongs to another user (detected dubious ownership); "
-                  "if you trust it: git config --global --add safe.directory {root}", root=str(root))
+                  "if you trust it: git config --global --add safe.directory {root}", root=str(repo.root))
 
 
 def _decode(raw: bytes) -> str:
@@ -462,58 +438,23 @@ def worktree_blob_ids(repo: Repository) -> dict[str, str]:
 
 # -- blobs -----------------------------------------------------------------------------
 
-def _batch_process(repo: Repository) -> subprocess.Popen[bytes]:
-    """A `git cat-file --batch` of this repository, waiting for object ids on its standard input."""
-    try:
-        return subprocess.Popen([_git_executable(), "cat-file", "--batch"], cwd=repo.root, env=_git_env(repo.git_dir),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise GitError(i18n._("git is not installed or not on PATH")) from None
-    except OSError as exc:
-        raise GitError(i18n._("git {command} failed: {reason}", command="cat-file", reason=str(exc))) from None
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End a `cat-file --batch`: it exits when its input does."""
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            try:
-                stream.close()
-            except OSError:  # it ended early: nothing is left to flush
-                pass
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def _answer(out: IO[bytes]) -> tuple[bytes, bytes] | None:
-    """One answer of `cat-file --batch`: (type, content); None for a missing object (or an ended process)."""
-    header = out.readline().split()
-    if len(header) != 3:  # "<id> missing", "<id> ambiguous", or nothing: the process ended
-        return None
-    data = out.read(int(header[2]))
-    out.read(1)  # the newline after the content
-    return header[1], data
-
-
 def _read_object(repo: Repository, sha: str, kind: str) -> bytes | None:
-    """One object through the repository's persistent `cat-file --batch`; None when missing or not `kind`."""
-    if not _HEX_ID.fullmatch(sha):  # one id a line: anything else would put the answers out of step
-        return None
-    if repo.reader is None or repo.reader.poll() is not None:
-        repo.reader = _batch_process(repo)
-    process = repo.reader
-    assert process.stdin is not None and process.stdout is not None  # both are pipes
+    """One object through the persistent `cat-file --batch`; None when missing or not `kind`.
+
+    GitPython's persistent reader parses only 40-hex object ids: in a SHA-256
+    repository each object is read by a `git cat-file <kind>` of its own.
+    """
+    if object_format(repo) != "sha1":
+        status, out = run(repo, "cat-file", kind, sha, check=False)
+        return out if status == 0 else None
     try:
-        process.stdin.write(sha.encode("ascii") + b"\n")
-        process.stdin.flush()
-        answer = _answer(process.stdout)
+        _, typename, _, data = repo.handle.git.get_object_data(sha)
+    except ValueError:  # "<sha> missing": partial clone, shallow history, pruned
+        return None
     except OSError as exc:
-        repo.reader = None
         raise GitError(i18n._("git {command} failed: {reason}", command="cat-file", reason=str(exc))) from None
-    return answer[1] if answer is not None and answer[0] == kind.encode("ascii") else None
+    name = typename.decode() if isinstance(typename, bytes) else str(typename)
+    return data if name == kind else None
 
 
 #: `cat-file` processes of a parent process, held by a forked child so that they are never closed from it
@@ -521,11 +462,14 @@ _INHERITED_READERS: list[object] = []
 
 
 def detach_readers(repo: Repository) -> None:
-    """In a forked child: let go of the parent's persistent `cat-file` process (the next read starts
-    the child's own). It is kept referenced, never collected, so the child never touches its pipes."""
-    if repo.reader is not None:
-        _INHERITED_READERS.append(repo.reader)
-        repo.reader = None
+    """In a forked child: let go of the parent's persistent `cat-file` processes (the next read
+    starts the child's own). They are kept referenced, never collected: GitPython would kill them."""
+    cmd = repo.handle.git
+    for name in ("cat_file_all", "cat_file_header"):
+        reader = getattr(cmd, name, None)
+        if reader is not None:
+            _INHERITED_READERS.append(reader)
+            setattr(cmd, name, None)
 
 
 def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
@@ -536,7 +480,7 @@ def read_blobs(repo: Repository, shas: Iterable[str]) -> dict[str, bytes]:
     blobs are asked for all at once (a pipelined batch); a few one by one.
     """
     wanted = list(dict.fromkeys(sha for sha in shas if _HEX_ID.fullmatch(sha)))
-    if len(wanted) >= _PIPELINE_MIN:
+    if len(wanted) >= _PIPELINE_MIN or (wanted and object_format(repo) != "sha1"):
         return _read_pipelined(repo, wanted)
     blobs: dict[str, bytes] = {}
     for sha in wanted:
@@ -552,31 +496,46 @@ _PIPELINE_MIN = 16
 
 def _read_pipelined(repo: Repository, shas: list[str]) -> dict[str, bytes]:
     """Every request written at once (by a thread, so neither pipe fills and blocks), answers read in order."""
+    import subprocess
     import threading
 
-    process = _batch_process(repo)
-    assert process.stdin is not None and process.stdout is not None  # both are pipes
+    import git
+
+    try:
+        process = repo.handle.git.cat_file("--batch", as_process=True, istream=subprocess.PIPE)
+    except (git.GitError, OSError) as exc:
+        raise GitError(i18n._("git {command} failed: {reason}", command="cat-file", reason=_first_line(str(exc)))) from None
     requests = "".join(f"{sha}\n" for sha in shas).encode("ascii")
-    feed_to = process.stdin
 
     def feed() -> None:
         try:
-            feed_to.write(requests)
-            feed_to.close()
+            process.stdin.write(requests)
+            process.stdin.close()
         except OSError:  # cat-file ended early: the reading side reports it
             pass
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     blobs: dict[str, bytes] = {}
+    out = process.stdout
     try:
         for sha in shas:
-            answer = _answer(process.stdout)
-            if answer is not None and answer[0] == b"blob":
-                blobs[sha] = answer[1]
+            header = out.readline().split()
+            if len(header) != 3:  # "<sha> missing", or the process ended
+                if not header:
+                    break
+                continue
+            data = out.read(int(header[2]))
+            out.read(1)  # the newline after the content
+            if header[1] == b"blob":
+                blobs[sha] = data
     finally:
         writer.join()
-        _stop(process)
+        out.close()
+        try:
+            process.wait()
+        except (git.GitError, OSError):  # what it could not give is missing from the result
+            pass
     return blobs
 
 

@@ -218,13 +218,13 @@ def test_read_blobs_many_at_once_and_a_few_one_by_one(git_repo: GitRepo, repo: g
     entries = git.ls_index(repo)
     blobs = git.read_blobs(repo, [meta[git.INDEX_SHA] for meta in entries.values()])  # pipelined: one batch process
     assert {path: blobs[entries[path][git.INDEX_SHA]] for path in contents} == contents
-    assert repo.reader is None  # the persistent process was not needed
+    assert repo.handle.git.cat_file_all is None  # the persistent process was not needed
     again = git.read_blobs(repo, [entries["bin.dat"][git.INDEX_SHA]])
     assert again == {entries["bin.dat"][git.INDEX_SHA]: contents["bin.dat"]}
-    process = repo.reader
+    process = repo.handle.git.cat_file_all
     assert process is not None
     git.read_blobs(repo, [entries["big.md"][git.INDEX_SHA]])
-    assert repo.reader is process  # still the same persistent process
+    assert repo.handle.git.cat_file_all is process  # still the same persistent process
 
 
 def test_a_batch_skips_missing_ids_and_trees(git_repo: GitRepo, repo: git.Repository) -> None:
