@@ -1,7 +1,8 @@
 """What a note says, for its key points, and the notes that are no material at all.
 
 Key points come from substance: a note's summary field (`tldr`, `summary`,
-`description`, `abstract`), else its prose as written (inline code and link
+`description`, `abstract`, in its frontmatter or its metadata header:
+`kbcheck.digest.metadata_header`), else its prose as written (inline code and link
 text kept), and for a modification what the diff added (the new log entries,
 the new table row), not the top of the file.
 
@@ -19,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.digest.metadata_header import metadata_header, without_header
 from kbcheck.model.document import inline_text
 
 if TYPE_CHECKING:
@@ -62,6 +64,12 @@ def summary_field(fields: Mapping[str, Any] | None) -> str | None:
     return None
 
 
+def header_fields(text: str) -> dict[str, str]:
+    """The fields of the note's metadata header (`Title: …`, `Summary: …` on top), empty without one."""
+    header = metadata_header(text)
+    return header.fields if header is not None else {}
+
+
 def shown_line(line: str) -> str:
     """One source line as a reader sees it: list and quote marks gone, a table row's cells joined,
     a link its text, inline code its content."""
@@ -73,13 +81,15 @@ def shown_line(line: str) -> str:
 
 def prose(document: Document | None, text: str) -> list[str]:
     """Each paragraph, item and row of the document, as written (its own lines: a list item's
-    sub-items are theirs)."""
+    sub-items are theirs); a metadata header (`Title: …` lines on top) is metadata, not prose."""
     if document is None:
         return []
     lines = text.split("\n")
+    header = metadata_header(text)
+    metadata_end = header.end_line if header is not None else 0
     out: list[str] = []
     for block in document.blocks:
-        if block.kind == "heading" or not block.text.strip():
+        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end:
             continue
         end = block.end_line
         if block.children:
@@ -108,7 +118,7 @@ def _label_only(source: list[str], following: str) -> bool:
 def added_lines(old_body: str, new_body: str) -> list[str]:
     """The lines a modification added (new or rewritten), as a reader sees them; headings,
     blank lines and table rules left out."""
-    old, new = old_body.split("\n"), new_body.split("\n")
+    old, new = without_header(old_body).split("\n"), without_header(new_body).split("\n")
     out: list[str] = []
     for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
@@ -130,8 +140,8 @@ def prose_words(paragraphs: Sequence[str]) -> int:
 
 def is_stub(document: Document | None, text: str, fields: Mapping[str, Any] | None) -> bool:
     """True when a note holds no prose yet: nothing but its title, headings, lone links, code or a
-    byline, and no summary field (`docs/output.md`, "Stubs")."""
-    if document is None or summary_field(fields) is not None:
+    byline, and no summary field, in its frontmatter or its metadata header (`docs/output.md`, "Stubs")."""
+    if document is None or summary_field(fields) is not None or summary_field(header_fields(text)) is not None:
         return False
     return prose_words([p for p in prose(document, text) if not BYLINE.match(p)]) < STUB_WORDS
 
@@ -159,5 +169,6 @@ def _share(entries: Sequence[str], test: Any) -> float:
     return sum(1 for entry in entries if test(entry)) / len(entries)
 
 
-__all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "is_stub",
+__all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "header_fields",
+           "is_stub",
            "note_shape", "prose", "prose_words", "shown_line", "summary_field"]

@@ -15,7 +15,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kbcheck.digest.gist import BYLINE, TEMPLATE, added_lines, is_stub, note_shape, prose, summary_field
+from kbcheck.digest.gist import (
+    BYLINE,
+    TEMPLATE,
+    added_lines,
+    header_fields,
+    is_stub,
+    note_shape,
+    prose,
+    summary_field,
+)
 from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
@@ -238,10 +247,14 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
         if paragraphs:
             item.key_points = _one_line(paragraphs[0])
         return
-    item.title = _one_line(file_title(kb.document(path), path), 80)
     text = kb.text(path)
     has_fields = text is not None and split_frontmatter(text)[0] is not None
-    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else None
+    # without frontmatter, a metadata header (`Title: …`, `Summary: …` lines on top) is the note's fields
+    header = header_fields(text) if text is not None and not has_fields else {}
+    header_title = header.get("title", "").strip()
+    item.title = _one_line(header_title or file_title(kb.document(path), path), 80)
+    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else (
+        summary_field(header))
     if summary is not None:  # a note's own summary field, as a card's tldr
         item.key_points = _one_line(summary)
         return
