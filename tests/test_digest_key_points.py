@@ -81,3 +81,115 @@ def test_a_note_opening_with_labelled_prose_keeps_it_as_key_points(git_repo, cap
 def test_a_header_with_nothing_under_it_and_no_summary_is_a_stub(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     item = _note(git_repo, "Title: Drafts\nDate: 2019-03-02\nTags: drafts\n", capsys)
     assert item["class"] == "review" and item["reason"].startswith("stub"), item["reason"]
+
+
+# -- template text --------------------------------------------------------------------------------
+
+TEMPLATE_COPY = """# Draft verification at scale
+
+| Year | Introduction | Field |
+| ---- | ------------ | ----- |
+| 2024 |              |       |
+
+## Summary
+
+TODO
+
+## Notes
+
+- Authors:
+- <paper title>
+- （待补充）
+
+(Write the formulas and the pseudo-code here)
+
+TBD: the results table.
+
+The verifier accepts the longest correct prefix of the draft.
+"""
+
+
+def test_placeholders_and_template_text_are_no_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _note(git_repo, TEMPLATE_COPY, capsys)["key_points"] == (
+        "The verifier accepts the longest correct prefix of the draft.")
+
+
+@pytest.mark.parametrize("text", [
+    "TODO", "tbd.", "xxx", "（待补充）", "[暂无]", "…", "<paper title>", "{summary}", "TODO: add the table",
+    "(Include the formulas and a diagram)",
+])
+def test_a_placeholder_alone_is_template_text(text: str) -> None:
+    from kbcheck.digest.gist import is_placeholder
+
+    assert is_placeholder(text)
+
+
+@pytest.mark.parametrize("text", [
+    "To do this, the draft runs first.", "TBD-1 is the name of the benchmark.", "The xxx-large model (2B).",
+    "(The draft runs first) and the target verifies it.", "Authors: the draft group at a lab, 2024.",
+    "The verifier, <b>once</b>, checks the draft.",
+])
+def test_prose_that_mentions_a_placeholder_word_is_kept(text: str) -> None:
+    from kbcheck.digest.gist import is_placeholder
+
+    assert not is_placeholder(text)
+
+
+def test_a_note_of_prose_keeps_its_first_paragraphs(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nThe draft runs first.\n\nThe target verifies it.\n\nTo do better, draft longer.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == (
+        "The draft runs first. The target verifies it. To do better, draft longer.")
+
+
+# -- a summary section, and the method -----------------------------------------------------------
+
+PAPER_NOTE = """# Tree drafts for long prefixes
+
+[paper link](https://example.org/tree.pdf)
+
+| Year | Introduction |
+| ---- | ------------ |
+| 2024 | A note on tree drafts. |
+
+## Methodology
+
+### 1. Abstract
+
+Large models decode one token at a time, which leaves the accelerator idle most of the time and makes long answers slow to arrive for every user of the service, whatever the batch size, the hardware generation or the length of the prompt they send.
+
+### 2. Method description
+
+The paper builds a tree of draft continuations and verifies every branch in one forward pass.
+
+## Experiments
+
+Four benchmarks.
+"""
+
+
+def test_a_summary_section_and_the_method_make_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    key_points = _note(git_repo, PAPER_NOTE, capsys)["key_points"]
+    assert key_points.startswith("Large models decode one token at a time")
+    assert "…" in key_points and "2024" not in key_points
+    assert key_points.endswith("The paper builds a tree of draft continuations and verifies every branch in one forward pass.")
+    assert len(key_points) <= 400
+
+
+def test_a_summary_section_alone_is_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nSome background first.\n\n## TL;DR\n\nDrafts verified in one pass are faster.\n\n## Details\n\nMore.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "Drafts verified in one pass are faster."
+
+
+def test_a_chinese_summary_heading_is_read(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# 草稿解码\n\n背景介绍。\n\n## 一、核心思想\n\n小模型先写草稿，大模型一次验证。\n\n## 二、论文方法\n\n树状草稿。\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "小模型先写草稿，大模型一次验证。 树状草稿。"
+
+
+def test_a_note_whose_method_comes_first_is_read_in_order(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\n## Method\n\nA tree of drafts.\n\n## Results\n\nFaster by half.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "A tree of drafts. Faster by half."
+
+
+def test_a_heading_that_only_contains_a_summary_word_is_no_summary_section(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nThe draft runs first.\n\n## Summary statistics of the benchmarks\n\nFour tables.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "The draft runs first. Four tables."

@@ -24,7 +24,7 @@ from kbcheck.digest.metadata_header import metadata_header, without_header
 from kbcheck.model.document import inline_text
 
 if TYPE_CHECKING:
-    from kbcheck.model.document import Document
+    from kbcheck.model.document import Block, Document
 
 #: frontmatter fields that say what a note is about, tried in order
 SUMMARY_FIELDS = ("tldr", "summary", "description", "abstract")
@@ -53,6 +53,28 @@ _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 #: a byline ("作者：Jay", "来源：…", "Created: …") says who and where, not what
 BYLINE = re.compile(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                     r"|modified)\s*[:：]", re.IGNORECASE)
+#: template text (`is_placeholder`): a placeholder word alone, in brackets or not
+_PLACEHOLDER_WORD = re.compile(r"(?i)[(（\[【]?\s*(?:todo|tbd|tba|tbc|wip|fixme|x{3,}|n/?a|待补充|待完善|待填写|待更新"
+                               r"|待续|未完待续|暂无|\.{3,}|…+)\s*[)）\]】]?\s*[.。:：!！]?")
+#: a slot of a template: `<paper title>`, `{summary}`
+_SLOT = re.compile(r"<[^<>\n]{1,60}>|\{[^{}\n]{1,60}\}")
+#: a to-do line: `TODO: add the results`
+_TODO_LINE = re.compile(r"(?i)(?:todo|tbd|fixme)\s*[:：]")
+#: a template's instruction, a paragraph wholly in parentheses: `(Include the formulas here)`
+_INSTRUCTION = re.compile(r"[(（][^()（）]{1,200}[)）]")
+#: a list item that is a label with no value: `Authors:`, `代码：`
+_EMPTY_LABEL = re.compile(r"[^:：]{1,30}[:：]")
+#: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
+_NUMBERING = re.compile(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
+_SUMMARY_ROLE, _METHOD_ROLE = "summary", "method"
+#: headings of a section that sums the note up, as `_heading_name` reads them
+_SUMMARY_HEADING = re.compile(
+    r"tl;?\s?dr|summary|one-sentence summary|abstract|key (?:ideas?|points|contributions)|contributions?|takeaways?"
+    r"|overview|in brief|摘要|论文摘要|概述|概要|简介|一句话总结|核心思想|核心观点|核心贡献|核心|要点|论文贡献|贡献|总结")
+#: headings of a section on the method: `Method`, `Methodology`, `Proposed approach`, `方法`, `模型结构`
+_METHOD_HEADING = re.compile(
+    r"(?:(?:the|our|proposed)\s+)?(?:method|approach|model architecture|architecture|framework|algorithm)"
+    r"|(?:论文|核心|本文)?(?:方法|模型|算法|思路|框架)")
 
 
 def summary_field(fields: Mapping[str, Any] | None) -> str | None:
@@ -82,12 +104,17 @@ def shown_line(line: str) -> str:
 def prose(document: Document | None, text: str) -> list[str]:
     """Each paragraph, item and row of the document, as written (its own lines: a list item's
     sub-items are theirs); a metadata header (`Title: …` lines on top) is metadata, not prose."""
+    return [shown for _block, shown in _prose_blocks(document, text)]
+
+
+def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str]]:
+    """`prose`, each with its block."""
     if document is None:
         return []
     lines = text.split("\n")
     header = metadata_header(text)
     metadata_end = header.end_line if header is not None else 0
-    out: list[str] = []
+    out: list[tuple[Block, str]] = []
     for block in document.blocks:
         if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end:
             continue
@@ -100,8 +127,77 @@ def prose(document: Document | None, text: str) -> list[str]:
         own = [shown_line(line) for line in source]
         shown = " ".join(part for part in own if part) or " ".join(block.text.split())
         if shown:
-            out.append(shown)
+            out.append((block, shown))
     return out
+
+
+def is_placeholder(shown: str, block: Block | None = None) -> bool:
+    """Template text, not the note's: a placeholder alone (`TODO`, `TBD`, `xxx`, `（待补充）`), a
+    slot (`<paper title>`), a to-do line (`TODO: …`), an instruction in parentheses, a list item
+    that is a label with nothing after it (`- Authors:`), a table row mostly empty cells."""
+    flat = " ".join(shown.split())
+    if _PLACEHOLDER_WORD.fullmatch(flat) or _SLOT.fullmatch(flat) or _TODO_LINE.match(flat):
+        return True
+    if _INSTRUCTION.fullmatch(flat):
+        return True
+    if block is not None and block.kind == "list_item" and _EMPTY_LABEL.fullmatch(flat):
+        return True
+    if block is not None and block.kind == "table_row":
+        cells = block.text.split("|")
+        return sum(1 for cell in cells if cell.strip()) * 2 < len(cells)
+    return False
+
+
+def key_text(document: Document | None, text: str, limit: int) -> str:
+    """The key points of a note without a summary field, on one line: a summary section's text
+    (`Summary`, `TL;DR`, `Abstract`, `摘要`, `核心思想`…) or else the note's first substantive
+    paragraphs, and when the note has a method section that text does not reach, its lead cut to
+    half the room and the method's first paragraph after it (what the work does, not only the
+    background an introduction opens with). Bylines and template text are never key points."""
+    blocks = [(block, shown) for block, shown in _prose_blocks(document, text)
+              if not BYLINE.match(shown) and not is_placeholder(shown, block)]
+    if not blocks or document is None:
+        return ""
+    roles = [_section_role(document, block.section) for block, _shown in blocks]
+    summary = [shown for (_block, shown), role in zip(blocks, roles) if role == _SUMMARY_ROLE]
+    lead = summary or [shown for _block, shown in blocks]
+    method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
+    if method is None or method in lead[:3]:
+        return one_line(" ".join(lead[:3]), limit)
+    return one_line(one_line(" ".join(lead[:3]), limit // 2) + " " + method, limit)
+
+
+def _section_role(document: Document, index: int) -> str | None:
+    """`summary` or `method` when the section's heading (or, for `method`, an enclosing one) names one."""
+    section: int | None = index
+    own = True
+    while section is not None:
+        heading = document.sections[section].heading
+        name = _heading_name(heading) if heading else ""
+        if own and _SUMMARY_HEADING.fullmatch(name):
+            return _SUMMARY_ROLE
+        if _METHOD_HEADING.match(name):
+            return _METHOD_ROLE
+        own, section = False, document.sections[section].parent
+    return None
+
+
+def _heading_name(heading: str) -> str:
+    """A heading as a name: its text, lower-cased, without numbering and trailing punctuation."""
+    return _NUMBERING.sub("", inline_text(heading)).strip(" .:：。").casefold()
+
+
+def one_line(text: str, limit: int) -> str:
+    """On one line, at most `limit` characters: a cut ends with `…`, and never inside a latin word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if flat[limit - 1].isascii() and flat[limit - 1].isalnum() and cut[-1:].isascii() and cut[-1:].isalnum():
+        space = cut.rfind(" ")
+        if space >= limit // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:，；：") + "…"
 
 
 def _label_only(source: list[str], following: str) -> bool:
@@ -170,5 +266,4 @@ def _share(entries: Sequence[str], test: Any) -> float:
 
 
 __all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "header_fields",
-           "is_stub",
-           "note_shape", "prose", "prose_words", "shown_line", "summary_field"]
+           "is_placeholder", "is_stub", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field"]
