@@ -19,6 +19,7 @@ from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
+from kbcheck.digest.moves import paired_moves
 from kbcheck.digest.new_page import new_pages
 from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
@@ -114,7 +115,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         # the changed cards are read again after their findings (cautions, key points, placement):
         # the parses the worker processes make for the findings are cached for that
         kb.facts.keep_card_parses = True
-    changes = git.diff_paths(repo, base, head)
+    # a note moved and rewritten is one note, not a deletion and an addition
+    changes = paired_moves(git.diff_paths(repo, base, head), base_kb.snapshot.paths, head_kb.snapshot.paths)
     volatile = config.volatile_fields
     head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
     changed = [c for c in changes if not is_own(c.path) and not is_own(c.old_path)]
