@@ -14,7 +14,7 @@ from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import as_date
-from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
+from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
@@ -166,7 +166,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
                  stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()),
                  living=bool(head_docs), proposes_page=proposes)
-        item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
+        item.warnings = [*item.cautions, *finding_lines(index.concerning(item), lang)]
 
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date)
     for item in items:
