@@ -193,3 +193,32 @@ def test_a_note_whose_method_comes_first_is_read_in_order(git_repo, capsys) -> N
 def test_a_heading_that_only_contains_a_summary_word_is_no_summary_section(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     note = "# Drafts\n\nThe draft runs first.\n\n## Summary statistics of the benchmarks\n\nFour tables.\n"
     assert _note(git_repo, note, capsys)["key_points"] == "The draft runs first. Four tables."
+
+
+# -- cuts ------------------------------------------------------------------------------------------
+
+def _section(heading: str):  # type: ignore[no-untyped-def]
+    from kbcheck.model.document import Section
+
+    return Section(0, heading, 2, 1, 1, None, None, None)
+
+
+def test_a_long_section_name_is_cut_between_words_with_an_ellipsis() -> None:
+    from kbcheck.digest.relation import shown_name
+
+    shown = shown_name(_section("Agents that learn from simulated AgentEnvironments at scale"))
+    assert shown == "Agents that learn from simulated…"
+
+
+def test_a_short_section_name_is_shown_whole() -> None:
+    from kbcheck.digest.relation import shown_name
+
+    assert shown_name(_section("Agents that learn from [simulation](https://example.org)")) == (
+        "Agents that learn from simulation")
+
+
+def test_a_long_field_value_is_cut_between_words_with_an_ellipsis() -> None:
+    from kbcheck.digest.phrases import value
+
+    shown = value("Tree drafts verify every branch in one pass, ExtraordinarilyLongModelName included")
+    assert shown == "Tree drafts verify every branch in one pass…" and value("short") == "short"
