@@ -175,14 +175,20 @@ def test_a_summary_section_and_the_method_make_the_key_points(git_repo, capsys) 
     assert len(key_points) <= 400
 
 
-def test_a_summary_section_alone_is_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    note = "# Drafts\n\nSome background first.\n\n## TL;DR\n\nDrafts verified in one pass are faster.\n\n## Details\n\nMore.\n"
+def test_the_notes_own_summary_section_is_the_key_points_without_the_method(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = ("# Drafts\n\nSome background first.\n\n## TL;DR\n\nDrafts verified in one pass are faster.\n\n"
+            "## Method\n\nA tree of drafts.\n")
     assert _note(git_repo, note, capsys)["key_points"] == "Drafts verified in one pass are faster."
 
 
 def test_a_chinese_summary_heading_is_read(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     note = "# 草稿解码\n\n背景介绍。\n\n## 一、核心思想\n\n小模型先写草稿，大模型一次验证。\n\n## 二、论文方法\n\n树状草稿。\n"
-    assert _note(git_repo, note, capsys)["key_points"] == "小模型先写草稿，大模型一次验证。 树状草稿。"
+    assert _note(git_repo, note, capsys)["key_points"] == "小模型先写草稿，大模型一次验证。"
+
+
+def test_a_chinese_abstract_is_followed_by_the_method(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# 草稿解码\n\n## 摘要\n\n逐词解码太慢。\n\n## 二、论文方法\n\n小模型先写草稿，大模型一次验证。\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "逐词解码太慢。 小模型先写草稿，大模型一次验证。"
 
 
 def test_a_note_whose_method_comes_first_is_read_in_order(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -66,11 +66,14 @@ _INSTRUCTION = re.compile(r"[(（][^()（）]{1,200}[)）]")
 _EMPTY_LABEL = re.compile(r"[^:：]{1,30}[:：]")
 #: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
 _NUMBERING = re.compile(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
-_SUMMARY_ROLE, _METHOD_ROLE = "summary", "method"
-#: headings of a section that sums the note up, as `_heading_name` reads them
+_SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
+#: headings of the note's own summary, as `_heading_name` reads them
 _SUMMARY_HEADING = re.compile(
-    r"tl;?\s?dr|summary|one-sentence summary|abstract|key (?:ideas?|points|contributions)|contributions?|takeaways?"
-    r"|overview|in brief|摘要|论文摘要|概述|概要|简介|一句话总结|核心思想|核心观点|核心贡献|核心|要点|论文贡献|贡献|总结")
+    r"tl;?\s?dr|summary|one-sentence summary|key (?:ideas?|points|takeaways)|takeaways?|in brief|一句话总结|核心思想"
+    r"|核心观点|核心|要点|总结")
+#: headings of an abstract, an overview or the contributions: what the work is, often after its background
+_ABSTRACT_HEADING = re.compile(
+    r"abstract|overview|(?:key |main )?contributions?|摘要|论文摘要|概述|概要|简介|论文贡献|贡献|核心贡献")
 #: headings of a section on the method: `Method`, `Methodology`, `Proposed approach`, `方法`, `模型结构`
 _METHOD_HEADING = re.compile(
     r"(?:(?:the|our|proposed)\s+)?(?:method|approach|model architecture|architecture|framework|algorithm)"
@@ -149,18 +152,22 @@ def is_placeholder(shown: str, block: Block | None = None) -> bool:
 
 
 def key_text(document: Document | None, text: str, limit: int) -> str:
-    """The key points of a note without a summary field, on one line: a summary section's text
-    (`Summary`, `TL;DR`, `Abstract`, `摘要`, `核心思想`…) or else the note's first substantive
-    paragraphs, and when the note has a method section that text does not reach, its lead cut to
-    half the room and the method's first paragraph after it (what the work does, not only the
-    background an introduction opens with). Bylines and template text are never key points."""
+    """The key points of a note without a summary field, on one line: its summary section's text
+    (`Summary`, `TL;DR`, `核心思想`…: the note's own words on what the work does), else its
+    abstract's (`Abstract`, `Overview`, `摘要`…) or first substantive paragraphs, and when the note
+    has a method section that text does not reach, that text cut to half the room and the method's
+    first paragraph after it (an abstract or an introduction opens with the background, not with
+    what the work does). Bylines and template text are never key points."""
     blocks = [(block, shown) for block, shown in _prose_blocks(document, text)
               if not BYLINE.match(shown) and not is_placeholder(shown, block)]
     if not blocks or document is None:
         return ""
     roles = [_section_role(document, block.section) for block, _shown in blocks]
     summary = [shown for (_block, shown), role in zip(blocks, roles) if role == _SUMMARY_ROLE]
-    lead = summary or [shown for _block, shown in blocks]
+    if summary:
+        return one_line(" ".join(summary[:3]), limit)
+    lead = [shown for (_block, shown), role in zip(blocks, roles) if role == _ABSTRACT_ROLE]
+    lead = lead or [shown for _block, shown in blocks]
     method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
     if method is None or method in lead[:3]:
         return one_line(" ".join(lead[:3]), limit)
@@ -168,7 +175,8 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
 
 
 def _section_role(document: Document, index: int) -> str | None:
-    """`summary` or `method` when the section's heading (or, for `method`, an enclosing one) names one."""
+    """`summary` or `abstract` when the section's heading names one, `method` when it or an
+    enclosing heading names the method."""
     section: int | None = index
     own = True
     while section is not None:
@@ -176,6 +184,8 @@ def _section_role(document: Document, index: int) -> str | None:
         name = _heading_name(heading) if heading else ""
         if own and _SUMMARY_HEADING.fullmatch(name):
             return _SUMMARY_ROLE
+        if own and _ABSTRACT_HEADING.fullmatch(name):
+            return _ABSTRACT_ROLE
         if _METHOD_HEADING.match(name):
             return _METHOD_ROLE
         own, section = False, document.sections[section].parent
