@@ -162,7 +162,9 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
               if not BYLINE.match(shown) and not is_placeholder(shown, block)]
     if not blocks or document is None:
         return ""
-    roles = [_section_role(document, block.section) for block, _shown in blocks]
+    by_section: dict[int, str | None] = {}  # a heading is read once, not once per paragraph under it
+    roles = [by_section[block.section] if block.section in by_section else
+             by_section.setdefault(block.section, _section_role(document, block.section)) for block, _shown in blocks]
     summary = [shown for (_block, shown), role in zip(blocks, roles) if role == _SUMMARY_ROLE]
     if summary:
         return one_line(" ".join(summary[:3]), limit)
