@@ -398,3 +398,22 @@ def test_a_new_page_no_existing_page_should_link_names_none(git_repo, capsys) ->
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     markdown = capsys.readouterr().out
     assert "- New page `wiki/concepts/kv-cache.md` (linked by this item, not yet written)\n" in markdown
+
+
+def _cautions(git_repo, note: str, capsys) -> list[str]:  # type: ignore[no-untyped-def]
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/links.md": note})
+    assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
+    items = {i["path"]: i for i in json.loads(capsys.readouterr().out)["items"]}
+    return [w for w in items["wiki/sources/links.md"]["warnings"] if w.startswith("KB009")]
+
+
+def test_one_broken_target_linked_three_times_is_one_caution_naming_its_lines(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAgain [[missing-page]].\n\nAnd [[missing-page]] once more.\n"
+    (caution,) = _cautions(git_repo, note, capsys)
+    assert caution.startswith("KB009 wiki/sources/links.md:3, 5, 7: ")
+
+
+def test_broken_links_to_different_targets_are_a_caution_each(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAnd [[other-missing-page]].\n"
+    cautions = _cautions(git_repo, note, capsys)
+    assert [c.split(": ", 1)[0] for c in cautions] == ["KB009 wiki/sources/links.md:3", "KB009 wiki/sources/links.md:5"]

@@ -14,11 +14,12 @@ from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import as_date
-from kbcheck.digest.classify import FindingIndex, classify, finding_line, sort_key, stale_numbers
+from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
+from kbcheck.digest.moves import paired_moves
 from kbcheck.digest.new_page import new_pages
 from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
@@ -114,7 +115,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         # the changed cards are read again after their findings (cautions, key points, placement):
         # the parses the worker processes make for the findings are cached for that
         kb.facts.keep_card_parses = True
-    changes = git.diff_paths(repo, base, head)
+    # a note moved and rewritten is one note, not a deletion and an addition
+    changes = paired_moves(git.diff_paths(repo, base, head), base_kb.snapshot.paths, head_kb.snapshot.paths)
     volatile = config.volatile_fields
     head_docs, base_docs = living_documents(head_kb), living_documents(base_kb)
     changed = [c for c in changes if not is_own(c.path) and not is_own(c.old_path)]
@@ -164,7 +166,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
                  stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()),
                  living=bool(head_docs), proposes_page=proposes)
-        item.warnings = [*item.cautions, *(finding_line(f, lang) for f in index.concerning(item))]
+        item.warnings = [*item.cautions, *finding_lines(index.concerning(item), lang)]
 
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date)
     for item in items:

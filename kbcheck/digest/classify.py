@@ -32,7 +32,7 @@ owner's index repository) were dropped before (`items.drop_repeated_ids`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
@@ -104,9 +104,19 @@ def _names(finding: Finding, path: str, ids: set[str]) -> bool:
     return isinstance(facts, ReferenceNeverMentioned) and facts.id in ids
 
 
-def finding_line(finding: Finding, lang: str) -> str:
-    """A finding as a warning of the item it concerns, its message in the digest's language."""
-    return f"{finding.rule} {finding.path}:{finding.line}: {i18n.say(finding.message, lang)}"
+def finding_lines(findings: Iterable[Finding], lang: str) -> list[str]:
+    """The findings as warnings of the item they concern, their messages in the digest's language:
+    one line per rule, file and subject (a broken link's target written five times is one caution,
+    naming its lines), in the order first found."""
+    grouped: dict[tuple[str, str, str], list[Finding]] = {}
+    for finding in findings:
+        grouped.setdefault((finding.rule, finding.path, finding.subject or finding.fingerprint), []).append(finding)
+    out: list[str] = []
+    for same in grouped.values():
+        first = same[0]
+        lines = ", ".join(str(line) for line in dict.fromkeys(f.line for f in same))
+        out.append(f"{first.rule} {first.path}:{lines}: {i18n.say(first.message, lang)}")
+    return out
 
 
 def _gaps(item: Item, lang: str) -> str:

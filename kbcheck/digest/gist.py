@@ -1,7 +1,8 @@
 """What a note says, for its key points, and the notes that are no material at all.
 
 Key points come from substance: a note's summary field (`tldr`, `summary`,
-`description`, `abstract`), else its prose as written (inline code and link
+`description`, `abstract`, in its frontmatter or its metadata header:
+`kbcheck.digest.metadata_header`), else its prose as written (inline code and link
 text kept), and for a modification what the diff added (the new log entries,
 the new table row), not the top of the file.
 
@@ -19,11 +20,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.digest.metadata_header import metadata_header, without_header
 from kbcheck.model.document import inline_text
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
-    from kbcheck.model.document import Document
+    from kbcheck.model.document import Block, Document
 
 #: frontmatter fields that say what a note is about, tried in order
 SUMMARY_FIELDS = ("tldr", "summary", "description", "abstract")
@@ -52,6 +54,31 @@ _CJK_CHAR = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 #: a byline ("作者：Jay", "来源：…", "Created: …") says who and where, not what
 BYLINE = lazy(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                     r"|modified)\s*[:：]", re.IGNORECASE)
+#: template text (`is_placeholder`): a placeholder word alone, in brackets or not
+_PLACEHOLDER_WORD = re.compile(r"(?i)[(（\[【]?\s*(?:todo|tbd|tba|tbc|wip|fixme|x{3,}|n/?a|待补充|待完善|待填写|待更新"
+                               r"|待续|未完待续|暂无|\.{3,}|…+)\s*[)）\]】]?\s*[.。:：!！]?")
+#: a slot of a template: `<paper title>`, `{summary}`
+_SLOT = re.compile(r"<[^<>\n]{1,60}>|\{[^{}\n]{1,60}\}")
+#: a to-do line: `TODO: add the results`
+_TODO_LINE = re.compile(r"(?i)(?:todo|tbd|fixme)\s*[:：]")
+#: a template's instruction, a paragraph wholly in parentheses: `(Include the formulas here)`
+_INSTRUCTION = re.compile(r"[(（][^()（）]{1,200}[)）]")
+#: a list item that is a label with no value: `Authors:`, `代码：`
+_EMPTY_LABEL = re.compile(r"[^:：]{1,30}[:：]")
+#: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
+_NUMBERING = re.compile(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
+_SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
+#: headings of the note's own summary, as `_heading_name` reads them
+_SUMMARY_HEADING = re.compile(
+    r"tl;?\s?dr|summary|one-sentence summary|key (?:ideas?|points|takeaways)|takeaways?|in brief|一句话总结|核心思想"
+    r"|核心观点|核心|要点|总结")
+#: headings of an abstract, an overview or the contributions: what the work is, often after its background
+_ABSTRACT_HEADING = re.compile(
+    r"abstract|overview|(?:key |main )?contributions?|摘要|论文摘要|概述|概要|简介|论文贡献|贡献|核心贡献")
+#: headings of a section on the method: `Method`, `Methodology`, `Proposed approach`, `方法`, `模型结构`
+_METHOD_HEADING = re.compile(
+    r"(?:(?:the|our|proposed)\s+)?(?:method|approach|model architecture|architecture|framework|algorithm)"
+    r"|(?:论文|核心|本文)?(?:方法|模型|算法|思路|框架)")
 
 
 def summary_field(fields: Mapping[str, Any] | None) -> str | None:
@@ -61,6 +88,12 @@ def summary_field(fields: Mapping[str, Any] | None) -> str | None:
         if isinstance(value, str) and value.strip():
             return value
     return None
+
+
+def header_fields(text: str) -> dict[str, str]:
+    """The fields of the note's metadata header (`Title: …`, `Summary: …` on top), empty without one."""
+    header = metadata_header(text)
+    return header.fields if header is not None else {}
 
 
 def shown_line(line: str) -> str:
@@ -74,13 +107,20 @@ def shown_line(line: str) -> str:
 
 def prose(document: Document | None, text: str) -> list[str]:
     """Each paragraph, item and row of the document, as written (its own lines: a list item's
-    sub-items are theirs)."""
+    sub-items are theirs); a metadata header (`Title: …` lines on top) is metadata, not prose."""
+    return [shown for _block, shown in _prose_blocks(document, text)]
+
+
+def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str]]:
+    """`prose`, each with its block."""
     if document is None:
         return []
     lines = text.split("\n")
-    out: list[str] = []
+    header = metadata_header(text)
+    metadata_end = header.end_line if header is not None else 0
+    out: list[tuple[Block, str]] = []
     for block in document.blocks:
-        if block.kind == "heading" or not block.text.strip():
+        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end:
             continue
         end = block.end_line
         if block.children:
@@ -91,8 +131,86 @@ def prose(document: Document | None, text: str) -> list[str]:
         own = [shown_line(line) for line in source]
         shown = " ".join(part for part in own if part) or " ".join(block.text.split())
         if shown:
-            out.append(shown)
+            out.append((block, shown))
     return out
+
+
+def is_placeholder(shown: str, block: Block | None = None) -> bool:
+    """Template text, not the note's: a placeholder alone (`TODO`, `TBD`, `xxx`, `（待补充）`), a
+    slot (`<paper title>`), a to-do line (`TODO: …`), an instruction in parentheses, a list item
+    that is a label with nothing after it (`- Authors:`), a table row mostly empty cells."""
+    flat = " ".join(shown.split())
+    if _PLACEHOLDER_WORD.fullmatch(flat) or _SLOT.fullmatch(flat) or _TODO_LINE.match(flat):
+        return True
+    if _INSTRUCTION.fullmatch(flat):
+        return True
+    if block is not None and block.kind == "list_item" and _EMPTY_LABEL.fullmatch(flat):
+        return True
+    if block is not None and block.kind == "table_row":
+        cells = block.text.split("|")
+        return sum(1 for cell in cells if cell.strip()) * 2 < len(cells)
+    return False
+
+
+def key_text(document: Document | None, text: str, limit: int) -> str:
+    """The key points of a note without a summary field, on one line: its summary section's text
+    (`Summary`, `TL;DR`, `核心思想`…: the note's own words on what the work does), else its
+    abstract's (`Abstract`, `Overview`, `摘要`…) or first substantive paragraphs, and when the note
+    has a method section that text does not reach, that text cut to half the room and the method's
+    first paragraph after it (an abstract or an introduction opens with the background, not with
+    what the work does). Bylines and template text are never key points."""
+    blocks = [(block, shown) for block, shown in _prose_blocks(document, text)
+              if not BYLINE.match(shown) and not is_placeholder(shown, block)]
+    if not blocks or document is None:
+        return ""
+    by_section: dict[int, str | None] = {}  # a heading is read once, not once per paragraph under it
+    roles = [by_section[block.section] if block.section in by_section else
+             by_section.setdefault(block.section, _section_role(document, block.section)) for block, _shown in blocks]
+    summary = [shown for (_block, shown), role in zip(blocks, roles) if role == _SUMMARY_ROLE]
+    if summary:
+        return one_line(" ".join(summary[:3]), limit)
+    lead = [shown for (_block, shown), role in zip(blocks, roles) if role == _ABSTRACT_ROLE]
+    lead = lead or [shown for _block, shown in blocks]
+    method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
+    if method is None or method in lead[:3]:
+        return one_line(" ".join(lead[:3]), limit)
+    return one_line(one_line(" ".join(lead[:3]), limit // 2) + " " + method, limit)
+
+
+def _section_role(document: Document, index: int) -> str | None:
+    """`summary` or `abstract` when the section's heading names one, `method` when it or an
+    enclosing heading names the method."""
+    section: int | None = index
+    own = True
+    while section is not None:
+        heading = document.sections[section].heading
+        name = _heading_name(heading) if heading else ""
+        if own and _SUMMARY_HEADING.fullmatch(name):
+            return _SUMMARY_ROLE
+        if own and _ABSTRACT_HEADING.fullmatch(name):
+            return _ABSTRACT_ROLE
+        if _METHOD_HEADING.match(name):
+            return _METHOD_ROLE
+        own, section = False, document.sections[section].parent
+    return None
+
+
+def _heading_name(heading: str) -> str:
+    """A heading as a name: its text, lower-cased, without numbering and trailing punctuation."""
+    return _NUMBERING.sub("", inline_text(heading)).strip(" .:：。").casefold()
+
+
+def one_line(text: str, limit: int) -> str:
+    """On one line, at most `limit` characters: a cut ends with `…`, and never inside a latin word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if flat[limit - 1].isascii() and flat[limit - 1].isalnum() and cut[-1:].isascii() and cut[-1:].isalnum():
+        space = cut.rfind(" ")
+        if space >= limit // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:，；：") + "…"
 
 
 def _label_only(source: list[str], following: str) -> bool:
@@ -109,7 +227,7 @@ def _label_only(source: list[str], following: str) -> bool:
 def added_lines(old_body: str, new_body: str) -> list[str]:
     """The lines a modification added (new or rewritten), as a reader sees them; headings,
     blank lines and table rules left out."""
-    old, new = old_body.split("\n"), new_body.split("\n")
+    old, new = without_header(old_body).split("\n"), without_header(new_body).split("\n")
     out: list[str] = []
     for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
@@ -131,8 +249,8 @@ def prose_words(paragraphs: Sequence[str]) -> int:
 
 def is_stub(document: Document | None, text: str, fields: Mapping[str, Any] | None) -> bool:
     """True when a note holds no prose yet: nothing but its title, headings, lone links, code or a
-    byline, and no summary field (`docs/output.md`, "Stubs")."""
-    if document is None or summary_field(fields) is not None:
+    byline, and no summary field, in its frontmatter or its metadata header (`docs/output.md`, "Stubs")."""
+    if document is None or summary_field(fields) is not None or summary_field(header_fields(text)) is not None:
         return False
     return prose_words([p for p in prose(document, text) if not BYLINE.match(p)]) < STUB_WORDS
 
@@ -160,5 +278,5 @@ def _share(entries: Sequence[str], test: Any) -> float:
     return sum(1 for entry in entries if test(entry)) / len(entries)
 
 
-__all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "is_stub",
-           "note_shape", "prose", "prose_words", "shown_line", "summary_field"]
+__all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "header_fields",
+           "is_placeholder", "is_stub", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field"]

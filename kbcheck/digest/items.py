@@ -14,7 +14,19 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kbcheck.digest.gist import BYLINE, TEMPLATE, added_lines, is_stub, note_shape, prose, summary_field
+from kbcheck.digest.gist import (
+    BYLINE,
+    TEMPLATE,
+    added_lines,
+    header_fields,
+    is_placeholder,
+    is_stub,
+    key_text,
+    note_shape,
+    one_line,
+    prose,
+    summary_field,
+)
 from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
 from kbcheck.errors import UsageError
@@ -180,19 +192,6 @@ def drop_repeated_ids(kb: KnowledgeBase, items: Iterable[Item], background: Back
         item.ids = [cited for cited in item.ids if not background.is_repeated(cited.kind, cited.id)]
 
 
-def _one_line(text: str, limit: int = _KEY_POINTS_LIMIT) -> str:
-    """On one line, at most `limit` characters: a cut ends with `…`, and never inside a latin word."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    if flat[limit - 1].isascii() and flat[limit - 1].isalnum() and cut[-1:].isascii() and cut[-1:].isalnum():
-        space = cut.rfind(" ")
-        if space >= limit // 2:
-            cut = cut[:space]
-    return cut.rstrip(" ,;:，；：") + "…"
-
-
 def _prose(kb: KnowledgeBase, path: str) -> list[str]:
     """The text of a document's paragraphs, items and rows, as written: frontmatter is metadata,
     never text; a link reads as its text, inline code as its content."""
@@ -237,28 +236,29 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             item.category = str(category).strip() if category not in (None, "") else None
             tldr = card.fields.get("tldr")
             if isinstance(tldr, str) and tldr.strip():
-                item.key_points = _one_line(tldr)
+                item.key_points = one_line(tldr, _KEY_POINTS_LIMIT)
                 return
             description = card.fields.get("description")
             if isinstance(description, str) and description.strip():
-                item.key_points = _one_line(description)
+                item.key_points = one_line(description, _KEY_POINTS_LIMIT)
                 return
         paragraphs = _prose(kb, path)  # parsed only for a card without a tldr or description
         if paragraphs:
-            item.key_points = _one_line(paragraphs[0])
+            item.key_points = one_line(paragraphs[0], _KEY_POINTS_LIMIT)
         return
-    item.title = _one_line(file_title(kb.document(path), path), 80)
     text = kb.text(path)
     has_fields = text is not None and split_frontmatter(text)[0] is not None
-    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else None
+    # without frontmatter, a metadata header (`Title: …`, `Summary: …` lines on top) is the note's fields
+    header = header_fields(text) if text is not None and not has_fields else {}
+    header_title = header.get("title", "").strip()
+    item.title = one_line(header_title or file_title(kb.document(path), path), 80)
+    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else (
+        summary_field(header))
     if summary is not None:  # a note's own summary field, as a card's tldr
-        item.key_points = _one_line(summary)
+        item.key_points = one_line(summary, _KEY_POINTS_LIMIT)
         return
-    paragraphs = _prose(kb, path)
-    # a brief's byline ("作者：Jay", "来源：…") says who and where, not what
-    content = [text for text in paragraphs if not BYLINE.match(text)] or paragraphs
-    if content:
-        item.key_points = _one_line(" ".join(content[:3]))
+    # a summary section, else the first substantive paragraphs, and the method a lead does not reach
+    item.key_points = key_text(kb.document(path), text or "", _KEY_POINTS_LIMIT)
 
 
 def read_text(kb: KnowledgeBase, path: str) -> tuple[str | None, str | None]:
@@ -285,9 +285,9 @@ def _what_changed(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, pa
                                         card=item.kind in CARD_KINDS)
     if "body" in item.changed_fields and not item.housekeeping:
         added = [line for line in added_lines(split_frontmatter(old_text)[2], split_frontmatter(text)[2])
-                 if not BYLINE.match(line)]
+                 if not BYLINE.match(line) and not is_placeholder(line)]
         if added:
-            item.key_points = _one_line(" ".join(added[:_ADDED_SHOWN]))
+            item.key_points = one_line(" ".join(added[:_ADDED_SHOWN]), _KEY_POINTS_LIMIT)
 
 
 # -- items from the diff -------------------------------------------------------------------

@@ -246,8 +246,9 @@ def value(raw: object) -> str:
         import json
 
         return json.dumps(raw, ensure_ascii=False)
-    text = str(raw)
-    return text if len(text) <= 60 else text[:57] + "…"
+    from kbcheck.digest.gist import one_line
+
+    return one_line(str(raw), 60)
 
 
 def field_changes(lang: str, changed: dict[str, object]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable
 
+from kbcheck.digest.gist import one_line
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
 from kbcheck.evidence.mentions import document_mentions
 from kbcheck.model.cards import split_frontmatter
@@ -96,11 +97,12 @@ def item_status(ids: Iterable[CitedId], statuses: dict[str, IdStatus]) -> ItemSt
 
 def shown_name(section: Section) -> str:
     """A section's name as a reader sees it: its number, else its heading's text (a heading that
-    is a link, `## [Title](url)` or `## [[Page]]`, shows `Title`, `Page`), else `(preamble)`."""
+    is a link, `## [Title](url)` or `## [[Page]]`, shows `Title`, `Page`; a long one is cut between
+    words, with `…`), else `(preamble)`."""
     if section.label:
         return section.label
     if section.heading:
-        return inline_text(section.heading)[:40] or section.name
+        return one_line(inline_text(section.heading), 40) or section.name
     return section.name
 
 

@@ -1,0 +1,230 @@
+"""Key points from a note's substance: a metadata header is metadata, template text is no key
+point, a summary section or the sentence that says what the work does comes first (hand-written
+fixtures in the shapes of a blog exported from a static site, a paper-note template filled in or
+not, and study notes whose first lines are background)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbcheck.digest.metadata_header import metadata_header, without_header
+from tests.test_digest_wiki_brief import _added
+
+PELICAN_NOTE = """Title: Why drafts are cheap
+Date: 2019-03-02 10:15
+Category: decoding
+Tags: drafts, speed
+Summary: A small model guesses, the big one checks.
+
+# Outline
+
+A small model proposes four tokens; the target accepts the longest right prefix.
+"""
+MULTIMARKDOWN_NOTE = """Title:  Verifier costs
+Author: Ann Example
+Keywords: decoding,
+    verification
+
+The verifier runs once per draft, so its cost is amortised over the accepted tokens.
+"""
+
+
+def _note(git_repo, text: str, capsys) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    return _added(git_repo, {"wiki/sources/note.md": text}, capsys)["wiki/sources/note.md"]  # type: ignore[no-any-return]
+
+
+# -- a metadata header -----------------------------------------------------------------------------
+
+def test_a_metadata_header_gives_the_title_and_its_summary_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, PELICAN_NOTE, capsys)
+    assert item["title"] == "Why drafts are cheap"
+    assert item["key_points"] == "A small model guesses, the big one checks."
+
+
+def test_without_a_summary_key_points_come_from_the_body_under_the_header(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, MULTIMARKDOWN_NOTE, capsys)
+    assert item["title"] == "Verifier costs"
+    assert item["key_points"] == "The verifier runs once per draft, so its cost is amortised over the accepted tokens."
+
+
+def test_the_header_is_read_as_fields_with_continued_values() -> None:
+    header = metadata_header(MULTIMARKDOWN_NOTE)
+    assert header is not None and header.end_line == 4
+    assert header.fields == {"title": "Verifier costs", "author": "Ann Example", "keywords": "decoding, verification"}
+    assert without_header(MULTIMARKDOWN_NOTE).split("\n")[:5] == ["", "", "", "", ""]
+
+
+@pytest.mark.parametrize("text", [
+    # two labels of prose, not keys a metadata format defines
+    "Problem: the draft is too slow.\nAnswer: make it smaller.\n\nMore text.\n",
+    # one known key is a byline, not a header
+    "Date: 2019-03-02\nThe draft runs first.\n",
+    # a header must open the file
+    "# Drafts\n\nTitle: Drafts\nDate: 2019-03-02\n",
+    # a line that is not `Key: value` ends it being a header
+    "Title: Drafts\nDate: 2019-03-02\nthe draft runs first, then the target.\n",
+    # a web address is no key
+    "Title: Drafts\nhttps://example.org/drafts\n",
+    # frontmatter is read as frontmatter
+    "---\ntitle: Drafts\ndate: 2019-03-02\n---\n\nText.\n",
+])
+def test_text_that_only_looks_like_a_header_is_none(text: str) -> None:
+    assert metadata_header(text) is None
+
+
+def test_a_note_opening_with_labelled_prose_keeps_it_as_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, "Problem: the draft is too slow.\nAnswer: make it smaller.\n", capsys)
+    assert item["key_points"] == "Problem: the draft is too slow. Answer: make it smaller."
+    assert item["title"] == "note.md"
+
+
+def test_a_header_with_nothing_under_it_and_no_summary_is_a_stub(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, "Title: Drafts\nDate: 2019-03-02\nTags: drafts\n", capsys)
+    assert item["class"] == "review" and item["reason"].startswith("stub"), item["reason"]
+
+
+# -- template text --------------------------------------------------------------------------------
+
+TEMPLATE_COPY = """# Draft verification at scale
+
+| Year | Introduction | Field |
+| ---- | ------------ | ----- |
+| 2024 |              |       |
+
+## Summary
+
+TODO
+
+## Notes
+
+- Authors:
+- <paper title>
+- （待补充）
+
+(Write the formulas and the pseudo-code here)
+
+TBD: the results table.
+
+The verifier accepts the longest correct prefix of the draft.
+"""
+
+
+def test_placeholders_and_template_text_are_no_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _note(git_repo, TEMPLATE_COPY, capsys)["key_points"] == (
+        "The verifier accepts the longest correct prefix of the draft.")
+
+
+@pytest.mark.parametrize("text", [
+    "TODO", "tbd.", "xxx", "（待补充）", "[暂无]", "…", "<paper title>", "{summary}", "TODO: add the table",
+    "(Include the formulas and a diagram)",
+])
+def test_a_placeholder_alone_is_template_text(text: str) -> None:
+    from kbcheck.digest.gist import is_placeholder
+
+    assert is_placeholder(text)
+
+
+@pytest.mark.parametrize("text", [
+    "To do this, the draft runs first.", "TBD-1 is the name of the benchmark.", "The xxx-large model (2B).",
+    "(The draft runs first) and the target verifies it.", "Authors: the draft group at a lab, 2024.",
+    "The verifier, <b>once</b>, checks the draft.",
+])
+def test_prose_that_mentions_a_placeholder_word_is_kept(text: str) -> None:
+    from kbcheck.digest.gist import is_placeholder
+
+    assert not is_placeholder(text)
+
+
+def test_a_note_of_prose_keeps_its_first_paragraphs(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nThe draft runs first.\n\nThe target verifies it.\n\nTo do better, draft longer.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == (
+        "The draft runs first. The target verifies it. To do better, draft longer.")
+
+
+# -- a summary section, and the method -----------------------------------------------------------
+
+PAPER_NOTE = """# Tree drafts for long prefixes
+
+[paper link](https://example.org/tree.pdf)
+
+| Year | Introduction |
+| ---- | ------------ |
+| 2024 | A note on tree drafts. |
+
+## Methodology
+
+### 1. Abstract
+
+Large models decode one token at a time, which leaves the accelerator idle most of the time and makes long answers slow to arrive for every user of the service, whatever the batch size, the hardware generation or the length of the prompt they send.
+
+### 2. Method description
+
+The paper builds a tree of draft continuations and verifies every branch in one forward pass.
+
+## Experiments
+
+Four benchmarks.
+"""
+
+
+def test_a_summary_section_and_the_method_make_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    key_points = _note(git_repo, PAPER_NOTE, capsys)["key_points"]
+    assert key_points.startswith("Large models decode one token at a time")
+    assert "…" in key_points and "2024" not in key_points
+    assert key_points.endswith("The paper builds a tree of draft continuations and verifies every branch in one forward pass.")
+    assert len(key_points) <= 400
+
+
+def test_the_notes_own_summary_section_is_the_key_points_without_the_method(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = ("# Drafts\n\nSome background first.\n\n## TL;DR\n\nDrafts verified in one pass are faster.\n\n"
+            "## Method\n\nA tree of drafts.\n")
+    assert _note(git_repo, note, capsys)["key_points"] == "Drafts verified in one pass are faster."
+
+
+def test_a_chinese_summary_heading_is_read(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# 草稿解码\n\n背景介绍。\n\n## 一、核心思想\n\n小模型先写草稿，大模型一次验证。\n\n## 二、论文方法\n\n树状草稿。\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "小模型先写草稿，大模型一次验证。"
+
+
+def test_a_chinese_abstract_is_followed_by_the_method(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# 草稿解码\n\n## 摘要\n\n逐词解码太慢。\n\n## 二、论文方法\n\n小模型先写草稿，大模型一次验证。\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "逐词解码太慢。 小模型先写草稿，大模型一次验证。"
+
+
+def test_a_note_whose_method_comes_first_is_read_in_order(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\n## Method\n\nA tree of drafts.\n\n## Results\n\nFaster by half.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "A tree of drafts. Faster by half."
+
+
+def test_a_heading_that_only_contains_a_summary_word_is_no_summary_section(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\nThe draft runs first.\n\n## Summary statistics of the benchmarks\n\nFour tables.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "The draft runs first. Four tables."
+
+
+# -- cuts ------------------------------------------------------------------------------------------
+
+def _section(heading: str):  # type: ignore[no-untyped-def]
+    from kbcheck.model.document import Section
+
+    return Section(0, heading, 2, 1, 1, None, None, None)
+
+
+def test_a_long_section_name_is_cut_between_words_with_an_ellipsis() -> None:
+    from kbcheck.digest.relation import shown_name
+
+    shown = shown_name(_section("Agents that learn from simulated AgentEnvironments at scale"))
+    assert shown == "Agents that learn from simulated…"
+
+
+def test_a_short_section_name_is_shown_whole() -> None:
+    from kbcheck.digest.relation import shown_name
+
+    assert shown_name(_section("Agents that learn from [simulation](https://example.org)")) == (
+        "Agents that learn from simulation")
+
+
+def test_a_long_field_value_is_cut_between_words_with_an_ellipsis() -> None:
+    from kbcheck.digest.phrases import value
+
+    shown = value("Tree drafts verify every branch in one pass, ExtraordinarilyLongModelName included")
+    assert shown == "Tree drafts verify every branch in one pass…" and value("short") == "short"
