@@ -55,28 +55,28 @@ _CJK_CHAR = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 BYLINE = lazy(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                     r"|modified)\s*[:：]", re.IGNORECASE)
 #: template text (`is_placeholder`): a placeholder word alone, in brackets or not
-_PLACEHOLDER_WORD = re.compile(r"(?i)[(（\[【]?\s*(?:todo|tbd|tba|tbc|wip|fixme|x{3,}|n/?a|待补充|待完善|待填写|待更新"
+_PLACEHOLDER_WORD = lazy(r"(?i)[(（\[【]?\s*(?:todo|tbd|tba|tbc|wip|fixme|x{3,}|n/?a|待补充|待完善|待填写|待更新"
                                r"|待续|未完待续|暂无|\.{3,}|…+)\s*[)）\]】]?\s*[.。:：!！]?")
 #: a slot of a template: `<paper title>`, `{summary}`
-_SLOT = re.compile(r"<[^<>\n]{1,60}>|\{[^{}\n]{1,60}\}")
+_SLOT = lazy(r"<[^<>\n]{1,60}>|\{[^{}\n]{1,60}\}")
 #: a to-do line: `TODO: add the results`
-_TODO_LINE = re.compile(r"(?i)(?:todo|tbd|fixme)\s*[:：]")
+_TODO_LINE = lazy(r"(?i)(?:todo|tbd|fixme)\s*[:：]")
 #: a template's instruction, a paragraph wholly in parentheses: `(Include the formulas here)`
-_INSTRUCTION = re.compile(r"[(（][^()（）]{1,200}[)）]")
+_INSTRUCTION = lazy(r"[(（][^()（）]{1,200}[)）]")
 #: a list item that is a label with no value: `Authors:`, `代码：`
-_EMPTY_LABEL = re.compile(r"[^:：]{1,30}[:：]")
+_EMPTY_LABEL = lazy(r"[^:：]{1,30}[:：]")
 #: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
-_NUMBERING = re.compile(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
+_NUMBERING = lazy(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
 #: headings of the note's own summary, as `_heading_name` reads them
-_SUMMARY_HEADING = re.compile(
+_SUMMARY_HEADING = lazy(
     r"tl;?\s?dr|summary|one-sentence summary|key (?:ideas?|points|takeaways)|takeaways?|in brief|一句话总结|核心思想"
     r"|核心观点|核心|要点|总结")
 #: headings of an abstract, an overview or the contributions: what the work is, often after its background
-_ABSTRACT_HEADING = re.compile(
+_ABSTRACT_HEADING = lazy(
     r"abstract|overview|(?:key |main )?contributions?|摘要|论文摘要|概述|概要|简介|论文贡献|贡献|核心贡献")
 #: headings of a section on the method: `Method`, `Methodology`, `Proposed approach`, `方法`, `模型结构`
-_METHOD_HEADING = re.compile(
+_METHOD_HEADING = lazy(
     r"(?:(?:the|our|proposed)\s+)?(?:method|approach|model architecture|architecture|framework|algorithm)"
     r"|(?:论文|核心|本文)?(?:方法|模型|算法|思路|框架)")
 

@@ -15,13 +15,14 @@ formats define (`title`, `date`, `tags`, `author`…). Two lines such as
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from kbcheck.regex import lazy
+
 #: `Key: value`: a key of letters, digits, spaces, `_` and `-` (MultiMarkdown allows spaces)
-_KEY_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_ -]{0,30}?)[ \t]*:(?:[ \t]+(.*)|[ \t]*)")
+_KEY_LINE = lazy(r"([A-Za-z][A-Za-z0-9_ -]{0,30}?)[ \t]*:(?:[ \t]+(.*)|[ \t]*)")
 #: a continuation of the key above it, indented (Python-Markdown: four spaces or a tab)
-_CONTINUATION = re.compile(r"(?: {4,}|\t)\S.*")
+_CONTINUATION = lazy(r"(?: {4,}|\t)\S.*")
 #: keys Pelican, MultiMarkdown and Python-Markdown's meta extension define or their users write
 KNOWN_KEYS = frozenset({
     "title", "subtitle", "date", "modified", "updated", "created", "tags", "tag", "keywords", "category",
