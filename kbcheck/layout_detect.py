@@ -4,10 +4,18 @@ the language from its text, templates left out, each choice said in a comment.
 The shapes it knows (docs/adopting.md):
 
 - an index (a `README.md`, `index.md` or `SUMMARY.md`) that links at least
-  `INDEX_MIN_LINKS` notes of the repository is a living document;
-- a folder holding at least `FOLDER_MIN_NOTES` notes beside such indexes, or
-  as many sub-folders each with its own `README.md` (a folder per paper), is a
-  folder of one-note-per-source files: guides;
+  `INDEX_MIN_LINKS` notes of the repository is a living document, unless it
+  is a list: less than `LIST_MAX_PROSE` of its text is in paragraphs outside
+  lists and tables (a table of contents, a reading list), which is left
+  unmapped for the link rules alone;
+- a folder holding at least `FOLDER_MIN_NOTES` notes is a folder of
+  one-note-per-source files: guides. A sub-folder with fewer notes (a folder
+  per paper, its note the folder's readme; a folder per topic with a note or
+  two) counts toward its parent, whose glob then takes in its whole tree; a
+  folder that holds enough notes of its own keeps its own glob (`folder/*.md`)
+  beside those of its sub-folders that do too. A top-level folder too small
+  to count is taken in when most top-level folders are guides (one
+  collection, one way of filing a note);
 - a page template (`_template.md`, `template.md`, anything in a `template/` or
   `templates/` folder) is excluded;
 - the language is `zh` when at least `ZH_MIN_SHARE` of the letters of a sample
@@ -28,6 +36,7 @@ INDEX_NAMES = ("readme.md", "index.md", "summary.md", "_index.md")
 TEMPLATE_NAMES = ("_template.md", "template.md", "_templates.md")
 TEMPLATE_FOLDERS = ("template", "templates", "_template", "_templates")
 INDEX_MIN_LINKS = 5
+LIST_MAX_PROSE = 0.2
 FOLDER_MIN_NOTES = 3
 ZH_MIN_SHARE = 0.2
 #: how much text the language is judged on
@@ -55,6 +64,23 @@ def _links(text: str) -> list[str]:
                 if isinstance(href, str):
                     targets.append(href)
     return targets
+
+
+def prose_share(text: str) -> float:
+    """The share of a note's text that is in paragraphs outside lists and tables (headings left
+    out): low for a table of contents or a reading list, high for an overview written in prose."""
+    from markdown_it import MarkdownIt
+
+    nesting = {"bullet_list_open": 1, "ordered_list_open": 1, "table_open": 1, "heading_open": 1,
+               "bullet_list_close": -1, "ordered_list_close": -1, "table_close": -1, "heading_close": -1}
+    depth = prose = total = 0
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        depth += nesting.get(token.type, 0)
+        if token.type == "inline":
+            chars = sum(len(child.content) for child in token.children or () if child.type == "text")
+            total += chars
+            prose += chars if depth == 0 else 0
+    return prose / total if total else 0.0
 
 
 def _linked_notes(path: str, text: str, notes: set[str]) -> set[str]:
@@ -95,6 +121,58 @@ def _cjk_share(texts: list[str]) -> float:
     return cjk / letters if letters else 0.0
 
 
+def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
+    """The guide globs for `notes` (the notes that are no living document, list or template),
+    each folder's said in `found`."""
+    own: Counter[str] = Counter()  # folder -> notes directly in it
+    readmes: Counter[str] = Counter()  # folder -> its readme or index, a note only when alone (a folder per paper)
+    for path in notes:
+        folder = posixpath.dirname(path)
+        if folder:
+            (readmes if posixpath.basename(path).lower() in INDEX_NAMES else own)[folder] += 1
+    for folder, count in readmes.items():
+        if not own[folder]:
+            own[folder] = count
+    folders = sorted({f for path in notes for f in _ancestors(posixpath.dirname(path))},
+                     key=lambda f: (-f.count("/"), f))  # deepest first, so a sub-folder is settled before its parent
+    carried: Counter[str] = Counter()  # folder -> notes of its sub-folders too small to count alone
+    chosen: dict[str, tuple[str, int]] = {}  # folder -> (glob, notes)
+    for folder in folders:
+        total = own[folder] + carried[folder]
+        if total < FOLDER_MIN_NOTES:
+            if "/" in folder:
+                carried[posixpath.dirname(folder)] += total
+            continue
+        # a folder whose sub-folders are chosen on their own keeps its glob to its own notes
+        below = any(c.startswith(folder + "/") for c in chosen)
+        only_own = below and not carried[folder]
+        chosen[folder] = (f"{folder}/*.md" if only_own else f"{folder}/**/*.md", total)
+    top = [f for f in folders if "/" not in f]
+    chosen_top = [f for f in top if f in chosen]
+    small_top = [f for f in top if f not in chosen and not any(c.startswith(f + "/") for c in chosen)]
+    # a folder inside one whose glob takes in its whole tree is covered by that `**`
+    chosen = {f: chosen[f] for f in chosen if not any(f.startswith(g + "/") and chosen[g][0].endswith("/**/*.md")
+                                                      for g in chosen if g != f)}
+    for folder in sorted(chosen):
+        found.append(f"{folder}/ holds {chosen[folder][1]} notes, one per source: guides")
+    if small_top and len(chosen_top) > len(top) / 2:
+        for folder in small_top:
+            chosen[folder] = (f"{folder}/**/*.md", own[folder] + carried[folder])
+        found.append(f"{len(small_top)} smaller top-level folders beside {len(chosen_top)} folders of guides "
+                     f"({', '.join(f + '/' for f in small_top[:3])}{' …' if len(small_top) > 3 else ''}): guides too, "
+                     "filed the same way")
+    return [chosen[folder][0] for folder in sorted(chosen)]
+
+
+def _ancestors(folder: str) -> list[str]:
+    """`a/b/c` -> `a/b/c`, `a/b`, `a` (the root, "", left out)."""
+    out: list[str] = []
+    while folder:
+        out.append(folder)
+        folder = posixpath.dirname(folder)
+    return out
+
+
 def detect(root: Path, tracked: list[str]) -> Detected:
     """Proposals for the repository at `root` whose tracked files are `tracked`."""
     detected = Detected()
@@ -112,28 +190,27 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     templates = [p for p in notes if posixpath.basename(p).lower() in TEMPLATE_NAMES
                  or any(part.lower() in TEMPLATE_FOLDERS for part in p.split("/")[:-1])]
     note_set = set(notes) - set(templates)
+    lists: set[str] = set()
     indexes: list[str] = []
     for path in sorted(note_set):
         if posixpath.basename(path).lower() not in INDEX_NAMES:
             continue
-        linked = _linked_notes(path, _read(root, path), note_set)
-        if len(linked) >= INDEX_MIN_LINKS:
-            indexes.append(path)
-            detected.found.append(f"{path} links {len(linked)} notes: a living document")
-    folders = Counter(posixpath.dirname(p) for p in note_set if p not in indexes
-                      and posixpath.basename(p).lower() not in INDEX_NAMES)
-    # a folder per source, its note the folder's readme: the parent holds the notes
-    for path in note_set:
-        if path not in indexes and posixpath.basename(path).lower() == "readme.md" and path.count("/") >= 2:
-            folders[posixpath.dirname(posixpath.dirname(path))] += 1
-    guide_folders = sorted(folder for folder, count in folders.items() if folder and count >= FOLDER_MIN_NOTES)
-    # a folder inside another chosen one is covered by its `**`
-    guide_folders = [f for f in guide_folders if not any(f.startswith(g + "/") for g in guide_folders if g != f)]
-    for folder in guide_folders:
-        detected.found.append(f"{folder}/ holds {folders[folder]} notes, one per source: guides")
+        text = _read(root, path)
+        linked = _linked_notes(path, text, note_set)
+        if len(linked) < INDEX_MIN_LINKS:
+            continue
+        prose = prose_share(text)
+        if prose < LIST_MAX_PROSE:
+            detected.found.append(f"{path} links {len(linked)} notes, {prose:.0%} of its text in prose: a list, "
+                                  "left unmapped (only the link rules read it)")
+            lists.add(path)
+            continue
+        indexes.append(path)
+        detected.found.append(f"{path} links {len(linked)} notes: a living document")
+    guide_globs = _guide_folders(sorted(note_set - set(indexes) - lists), detected.found)
     detected.settings.update({
         "knowledge": indexes,
-        "guides": [f"{folder}/**/*.md" for folder in guide_folders],
+        "guides": guide_globs,
         "paper-cards": [], "repo-cards": [], "briefs": [], "manifests": [],
     })
     if templates:
@@ -143,4 +220,4 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     return detected
 
 
-__all__ = ["Detected", "detect"]
+__all__ = ["Detected", "detect", "prose_share"]
