@@ -64,6 +64,30 @@ def empty_kinds(kb: KnowledgeBase, config: Config) -> tuple[list[str], str | Non
                     "(kbcheck check --show-files shows each file's kind)", keys=", ".join(empty), source=config.source)
 
 
+def stale_globs(kb: KnowledgeBase, config: Config) -> str | None:
+    """The one notice naming the globs that match no file of the tree, of the kinds that have files
+    through another glob (a typo, a folder renamed since): a kind with no file at all is
+    `empty_kinds`' to say."""
+    if config.source is None:
+        return None
+    from kbcheck.model.knowledge_base import static_prefix
+
+    paths = kb.snapshot.paths()
+    stale: list[str] = []
+    for kind, key in KIND_KEYS:
+        globs = [g for g in _globs(config, key) if not g.startswith("!")]
+        if len(globs) < 2 or not kb.paths_of_kind(kind):
+            continue
+        for glob in globs:
+            prefix = static_prefix(glob)
+            if not any(path.startswith(prefix) and matches([glob], path) for path in paths):
+                stale.append(f"{key} {glob!r}")
+    if not stale:
+        return None
+    return _("{globs} in {source}: no file matches; fix or remove the glob (kbcheck check --show-files shows "
+             "each file's kind)", globs=", ".join(stale), source=config.source)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, re.Pattern):
         return value.pattern
@@ -106,4 +130,4 @@ def settings_text(config: Config) -> str:
     return "\n".join(lines + tables) + "\n"
 
 
-__all__ = ["KIND_KEYS", "empty_kinds", "settings_text", "show_files", "why_kind"]
+__all__ = ["KIND_KEYS", "empty_kinds", "settings_text", "show_files", "stale_globs", "why_kind"]
