@@ -154,7 +154,8 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
     chosen = {f: chosen[f] for f in chosen if not any(f.startswith(g + "/") and chosen[g][0].endswith("/**/*.md")
                                                       for g in chosen if g != f)}
     for folder in sorted(chosen):
-        found.append(f"{folder}/ holds {chosen[folder][1]} notes, one per source: guides")
+        pooled = f" ({carried[folder]} of them in sub-folders too small to count alone)" if carried[folder] else ""
+        found.append(f"{folder}/ holds {chosen[folder][1]} notes{pooled}, one per source: guides")
     if small_top and len(chosen_top) > len(top) / 2:
         for folder in small_top:
             chosen[folder] = (f"{folder}/**/*.md", own[folder] + carried[folder])

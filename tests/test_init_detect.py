@@ -28,8 +28,8 @@ def test_a_folder_per_paper_with_its_readme_is_guides(git_repo: GitRepo) -> None
     assert config["guides"] == ["papers/**/*.md"]
     assert config["knowledge"] == [] and config["paper-cards"] == [] and config["briefs"] == []
     assert config["lang"] == "en"
-    assert "# found: papers/ holds 4 notes, one per source: guides\n" in text
-    assert "found: papers/ holds 4 notes, one per source: guides" in out
+    said = "found: papers/ holds 4 notes (4 of them in sub-folders too small to count alone), one per source: guides"
+    assert f"# {said}\n" in text and said in out
     code, _, err = run("check", "--all")
     assert code in (0, 1) and "no file matches" not in err  # no kind left that matches nothing
 
@@ -124,7 +124,8 @@ def test_small_sub_folders_count_toward_their_parent(git_repo: GitRepo) -> None:
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
     assert config["guides"] == ["tutorials/**/*.md"]  # notes/ (two notes, alone beside it) is left out
-    assert "# found: tutorials/ holds 6 notes, one per source: guides\n" in text
+    assert ("# found: tutorials/ holds 6 notes (6 of them in sub-folders too small to count alone), "
+            "one per source: guides\n") in text
 
 
 def test_a_folder_with_notes_of_its_own_does_not_swallow_its_sub_folders(git_repo: GitRepo) -> None:
