@@ -9,9 +9,10 @@ The shapes it knows (docs/adopting.md):
   lists and tables (a table of contents, a reading list), which is left
   unmapped for the link rules alone;
 - a folder holding at least `FOLDER_MIN_NOTES` notes is a folder of
-  one-note-per-source files: guides. A sub-folder with fewer notes (a folder
-  per paper, its note the folder's readme; a folder per topic with a note or
-  two) counts toward its parent, whose glob then takes in its whole tree; a
+  one-note-per-source files: guides. A sub-folder with fewer notes and its
+  own readme (a folder per paper, its note the folder's readme; a folder per
+  topic with a note or two and a readme) counts toward its parent, whose
+  glob then takes in its whole tree; a
   folder that holds enough notes of its own keeps its own glob (`folder/*.md`)
   beside those of its sub-folders that do too. A top-level folder too small
   to count is taken in when most top-level folders are guides (one
@@ -140,7 +141,9 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
     for folder in folders:
         total = own[folder] + carried[folder]
         if total < FOLDER_MIN_NOTES:
-            if "/" in folder:
+            # a folder per source has its page, the readme; one file of another name per folder
+            # (`<paper>/paper.md`, the paper's own text) is no such note
+            if "/" in folder and (readmes[folder] or carried[folder]):
                 carried[posixpath.dirname(folder)] += total
             continue
         # a folder whose sub-folders are chosen on their own keeps its glob to its own notes

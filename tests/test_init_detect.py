@@ -119,13 +119,23 @@ def test_a_small_folder_is_judged_with_the_folders_beside_it(git_repo: GitRepo) 
 
 def test_small_sub_folders_count_toward_their_parent(git_repo: GitRepo) -> None:
     """A folder per topic with a note or two each: the parent is the folder of guides, its whole tree."""
-    files = {f"tutorials/{n:02d}-topic/step-{k}.md": HOWTO_NOTE.format(n=n * 10 + k) for n in range(3) for k in range(2)}
+    files = {f"tutorials/{n:02d}-topic/step-{k}/README.md": HOWTO_NOTE.format(n=n * 10 + k)
+             for n in range(3) for k in range(2)}
     files.update({f"notes/paper-{n}.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(2)})
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
     assert config["guides"] == ["tutorials/**/*.md"]  # notes/ (two notes, alone beside it) is left out
     assert ("# found: tutorials/ holds 6 notes (6 of them in sub-folders too small to count alone), "
             "one per source: guides\n") in text
+
+
+def test_one_file_per_folder_that_is_no_readme_does_not_count_toward_the_parent(git_repo: GitRepo) -> None:
+    """`raw/<paper>/paper.md`: the paper's own text in a folder per paper, no note about it."""
+    files = {f"raw/paper-{n}/paper.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(4)}
+    files.update({f"notes/paper-{n}.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(3)})
+    git_repo.commit_files(files, "notes")
+    config, _, _ = init(git_repo)
+    assert config["guides"] == ["notes/**/*.md"]
 
 
 def test_a_folder_with_notes_of_its_own_does_not_swallow_its_sub_folders(git_repo: GitRepo) -> None:
