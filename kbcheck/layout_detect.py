@@ -154,8 +154,13 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
     chosen_top = [f for f in top if f in chosen]
     small_top = [f for f in top if f not in chosen and not any(c.startswith(f + "/") for c in chosen)]
     # a folder inside one whose glob takes in its whole tree is covered by that `**`
-    chosen = {f: chosen[f] for f in chosen if not any(f.startswith(g + "/") and chosen[g][0].endswith("/**/*.md")
-                                                      for g in chosen if g != f)}
+    covering = {f: next((g for g in sorted(chosen) if f.startswith(g + "/") and chosen[g][0].endswith("/**/*.md")),
+                        None) for f in chosen}
+    counts = Counter({f: chosen[f][1] for f in chosen if covering[f] is None})
+    for f, g in covering.items():
+        if g is not None:
+            counts[g] += chosen[f][1]
+    chosen = {f: (chosen[f][0], counts[f]) for f in chosen if covering[f] is None}
     for folder in sorted(chosen):
         pooled = f" ({carried[folder]} of them in sub-folders too small to count alone)" if carried[folder] else ""
         found.append(f"{folder}/ holds {chosen[folder][1]} notes{pooled}, one per source: guides")
@@ -166,6 +171,18 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
                      f"({', '.join(f + '/' for f in small_top[:3])}{' …' if len(small_top) > 3 else ''}): guides too, "
                      "filed the same way")
     return [chosen[folder][0] for folder in sorted(chosen)]
+
+
+def _template_globs(templates: list[str]) -> list[str]:
+    """A template folder as one glob (`template/**`), a template file elsewhere by its path."""
+    globs: list[str] = []
+    for path in templates:
+        parts = path.split("/")
+        cut = next((i for i, part in enumerate(parts[:-1]) if part.lower() in TEMPLATE_FOLDERS), None)
+        glob = "/".join(parts[:cut + 1]) + "/**" if cut is not None else path
+        if glob not in globs:
+            globs.append(glob)
+    return globs
 
 
 def _ancestors(folder: str) -> list[str]:
@@ -218,8 +235,8 @@ def detect(root: Path, tracked: list[str]) -> Detected:
         "paper-cards": [], "repo-cards": [], "briefs": [], "manifests": [],
     })
     if templates:
-        detected.settings["exclude"] = templates
-        detected.found.append(f"page templates, excluded: {', '.join(templates)}")
+        detected.settings["exclude"] = _template_globs(templates)
+        detected.found.append(f"page templates, excluded: {', '.join(detected.settings['exclude'])}")
     detected.found.append("no paper cards, repo cards, briefs or manifests in the default places: those kinds are []")
     return detected
 

@@ -37,16 +37,17 @@ def test_a_folder_per_paper_with_its_readme_is_guides(git_repo: GitRepo) -> None
 def test_an_index_linking_many_notes_is_a_living_document_and_templates_are_excluded(git_repo: GitRepo) -> None:
     files = {f"笔记/论文{n}.md": ZH_NOTE.format(n=n) for n in range(6)}
     files["笔记/_template.md"] = "# 标题\n\n## 方法\n"
+    files.update({f"模板/templates/{name}.md": "# 标题\n" for name in ("paper", "topic")})
     files["index.md"] = "# 检索综述\n\n## 方法\n\n" + "".join(
         f"第{n}类方法先召回候选，再用交叉编码器重排，见[论文{n}](笔记/论文{n}.md)，它在长文档上更稳。\n\n" for n in range(6))
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
     assert config["knowledge"] == ["index.md"]
     assert config["guides"] == ["笔记/**/*.md"]
-    assert config["exclude"] == ["笔记/_template.md"]
+    assert config["exclude"] == ["模板/templates/**", "笔记/_template.md"]
     assert config["lang"] == "zh"
     assert "# found: index.md links 6 notes: a living document\n" in text
-    assert "# found: page templates, excluded: 笔记/_template.md\n" in text
+    assert "# found: page templates, excluded: 模板/templates/**, 笔记/_template.md\n" in text
 
 
 def test_an_index_that_is_a_list_of_links_is_left_unmapped(git_repo: GitRepo) -> None:
@@ -121,11 +122,13 @@ def test_small_sub_folders_count_toward_their_parent(git_repo: GitRepo) -> None:
     """A folder per topic with a note or two each: the parent is the folder of guides, its whole tree."""
     files = {f"tutorials/{n:02d}-topic/step-{k}/README.md": HOWTO_NOTE.format(n=n * 10 + k)
              for n in range(3) for k in range(2)}
+    files.update({f"tutorials/03-topic/step-{k}/README.md": HOWTO_NOTE.format(n=40 + k) for k in range(3)})
     files.update({f"notes/paper-{n}.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(2)})
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
     assert config["guides"] == ["tutorials/**/*.md"]  # notes/ (two notes, alone beside it) is left out
-    assert ("# found: tutorials/ holds 6 notes (6 of them in sub-folders too small to count alone), "
+    # 03-topic/ counts on its own and is covered by tutorials/**: its notes are said with the parent's
+    assert ("# found: tutorials/ holds 9 notes (6 of them in sub-folders too small to count alone), "
             "one per source: guides\n") in text
 
 
