@@ -43,6 +43,8 @@ ZH_MIN_SHARE = 0.2
 #: how much text the language is judged on
 _SAMPLE_FILES, _SAMPLE_CHARS = 200, 4000
 _DEFAULT_LAYOUT = ("organized/", "inbox/")
+#: lists inside guide folders beyond which one glob by their shared name leaves them out
+_LISTS_BY_PATH = 5
 
 
 @dataclass
@@ -68,14 +70,18 @@ def _links(text: str) -> list[str]:
 
 
 def prose_share(text: str) -> float:
-    """The share of a note's text that is in paragraphs outside lists and tables (headings left
-    out): low for a table of contents or a reading list, high for an overview written in prose."""
+    """The share of a note's text that is in paragraphs outside lists and tables (headings and
+    frontmatter left out; a definition list, `[title](note.md)` then `:   summary`, is a list):
+    low for a table of contents, a reading list or a catalogue, high for an overview in prose."""
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.deflist import deflist_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
 
-    nesting = {"bullet_list_open": 1, "ordered_list_open": 1, "table_open": 1, "heading_open": 1,
-               "bullet_list_close": -1, "ordered_list_close": -1, "table_close": -1, "heading_close": -1}
+    nesting = {f"{block}_{side}": 1 if side == "open" else -1 for block in ("bullet_list", "ordered_list", "table",
+                                                                            "heading", "dl") for side in ("open", "close")}
     depth = prose = total = 0
-    for token in MarkdownIt("commonmark").enable("table").parse(text):
+    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(deflist_plugin)
+    for token in md.parse(text):
         depth += nesting.get(token.type, 0)
         if token.type == "inline":
             chars = sum(len(child.content) for child in token.children or () if child.type == "text")
@@ -173,6 +179,25 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
     return [chosen[folder][0] for folder in sorted(chosen)]
 
 
+def _lists_left_out(lists: list[str], notes: list[str], guide_globs: list[str], found: list[str]) -> list[str]:
+    """Negations that keep the lists found inside guide folders out of the guides: each by its
+    path, or by their shared name when more than `_LISTS_BY_PATH` share it and they are most of
+    the `notes` of that name there (a generated `index.md` per folder)."""
+    from kbcheck.globs import matches
+
+    inside = [path for path in lists if matches(guide_globs, path)]
+    if not inside:
+        return []
+    names = Counter(posixpath.basename(path) for path in inside)
+    all_names = Counter(posixpath.basename(path) for path in notes if matches(guide_globs, path))
+    by_name = {name for name, count in names.items() if count > _LISTS_BY_PATH and count > all_names[name] / 2}
+    negations = [f"!**/{name}" for name in sorted(by_name)]
+    negations += [f"!{path}" for path in inside if posixpath.basename(path) not in by_name]
+    found.append(f"{len(inside)} lists inside the guide folders are left out of them: {', '.join(negations[:3])}"
+                 f"{' …' if len(negations) > 3 else ''}")
+    return negations
+
+
 def _template_globs(templates: list[str]) -> list[str]:
     """A template folder as one glob (`template/**`), a template file elsewhere by its path."""
     globs: list[str] = []
@@ -229,6 +254,7 @@ def detect(root: Path, tracked: list[str]) -> Detected:
         indexes.append(path)
         detected.found.append(f"{path} links {len(linked)} notes: a living document")
     guide_globs = _guide_folders(sorted(note_set - set(indexes) - lists), detected.found)
+    guide_globs += _lists_left_out(sorted(lists), sorted(note_set - set(indexes)), guide_globs, detected.found)
     detected.settings.update({
         "knowledge": indexes,
         "guides": guide_globs,

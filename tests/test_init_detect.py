@@ -188,3 +188,33 @@ def test_init_lists_the_worktree_once(git_repo: GitRepo, monkeypatch: pytest.Mon
     config, _, _ = init(git_repo)
     assert config["one-work-notes"] == ["notes/**/*.md"]
     assert len(calls) == 1
+
+
+def _entries(n: int, folder: str) -> str:
+    """A generated catalogue page: each entry a link to a note, then its one-line summary."""
+    return "# Papers\n\n" + "".join(f"**[Paper {k}]({folder}-{k}.md)**\n:   A summary of paper {k}.\n\n" for k in range(n))
+
+
+def test_lists_inside_a_guide_folder_are_left_out_of_it(git_repo: GitRepo) -> None:
+    """A catalogue page per topic folder, as a site generator writes them: one negation by their name."""
+    files: dict[str, str] = {}
+    for topic in range(6):
+        files.update({f"docs/t{topic}/p-{k}.md": PAPER_NOTE.format(title=f"Paper {k}", n=k) for k in range(5)})
+        files[f"docs/t{topic}/index.md"] = _entries(5, "p")
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["knowledge"] == []
+    assert config["guides"] == [*(f"docs/t{topic}/**/*.md" for topic in range(6)), "!**/index.md"]
+    assert "# found: 6 lists inside the guide folders are left out of them: !**/index.md\n" in text
+    code, out, _ = run("check", "--show-files", "docs/t0/index.md", "docs/t0/p-1.md")
+    assert code == 0 and [line.split()[1] for line in out.splitlines()] == ["markdown", "guide"]
+
+
+def test_a_list_beside_notes_of_the_same_name_is_left_out_by_its_path(git_repo: GitRepo) -> None:
+    """One catalogue among folders whose readme is the paper's note: the readmes stay guides."""
+    files = {f"papers/p{n}/README.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(8)}
+    files["papers/README.md"] = _entries(6, "p0/README").replace("p0/README-", "p")  # links p0.md … p5.md
+    files.update({f"papers/p{n}.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(6)})
+    git_repo.commit_files(files, "notes")
+    config, _, _ = init(git_repo)
+    assert config["guides"] == ["papers/**/*.md", "!papers/README.md"]
