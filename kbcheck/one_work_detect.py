@@ -37,6 +37,8 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
     per_folder = min(SAMPLE, max(MIN_NOTES, BUDGET // max(1, len(guides))))
     counts: dict[str, tuple[int, int]] = {}  # glob -> (notes naming one work, notes sampled)
     for glob in guides:
+        if glob.startswith("!"):  # a negation takes files out of a folder; it names none of its own
+            continue
         folder = glob.split("/**", 1)[0]
         notes = [p for p in paths if p.startswith(folder + "/") and kb.kind_of(p) == GUIDE]
         sample = notes[:: max(1, len(notes) // per_folder)][:per_folder]

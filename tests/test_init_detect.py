@@ -206,6 +206,7 @@ def test_lists_inside_a_guide_folder_are_left_out_of_it(git_repo: GitRepo) -> No
     assert config["knowledge"] == []
     assert config["guides"] == [*(f"docs/t{topic}/**/*.md" for topic in range(6)), "!**/index.md"]
     assert "# found: 6 lists inside the guide folders are left out of them: !**/index.md\n" in text
+    assert config["one-work-notes"] == [f"docs/t{topic}/**/*.md" for topic in range(6)]
     code, out, _ = run("check", "--show-files", "docs/t0/index.md", "docs/t0/p-1.md")
     assert code == 0 and [line.split()[1] for line in out.splitlines()] == ["markdown", "guide"]
 
