@@ -192,7 +192,7 @@ def _lists_left_out(lists: list[str], notes: list[str], guide_globs: list[str], 
     all_names = Counter(posixpath.basename(path) for path in notes if matches(guide_globs, path))
     by_name = {name for name, count in names.items() if count > _LISTS_BY_PATH and count > all_names[name] / 2}
     negations = [f"!**/{name}" for name in sorted(by_name)]
-    negations += [f"!{path}" for path in inside if posixpath.basename(path) not in by_name]
+    negations += [f"!{_anchored(path)}" for path in inside if posixpath.basename(path) not in by_name]
     found.append(f"{len(inside)} lists inside the guide folders are left out of them: {', '.join(negations[:3])}"
                  f"{' …' if len(negations) > 3 else ''}")
     return negations
@@ -204,10 +204,16 @@ def _template_globs(templates: list[str]) -> list[str]:
     for path in templates:
         parts = path.split("/")
         cut = next((i for i, part in enumerate(parts[:-1]) if part.lower() in TEMPLATE_FOLDERS), None)
-        glob = "/".join(parts[:cut + 1]) + "/**" if cut is not None else path
+        glob = "/".join(parts[:cut + 1]) + "/**" if cut is not None else _anchored(path)
         if glob not in globs:
             globs.append(glob)
     return globs
+
+
+def _anchored(path: str) -> str:
+    """A path as a glob for that one file: a root file's name alone would match at any depth
+    (`README.md` is every readme, as in .gitignore), so it is anchored (`/README.md`)."""
+    return path if "/" in path else f"/{path}"
 
 
 def _ancestors(folder: str) -> list[str]:
@@ -256,7 +262,7 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     guide_globs = _guide_folders(sorted(note_set - set(indexes) - lists), detected.found)
     guide_globs += _lists_left_out(sorted(lists), sorted(note_set - set(indexes)), guide_globs, detected.found)
     detected.settings.update({
-        "knowledge": indexes,
+        "knowledge": [_anchored(path) for path in indexes],
         "guides": guide_globs,
         "paper-cards": [], "repo-cards": [], "briefs": [], "manifests": [],
     })

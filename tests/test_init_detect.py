@@ -42,7 +42,7 @@ def test_an_index_linking_many_notes_is_a_living_document_and_templates_are_excl
         f"第{n}类方法先召回候选，再用交叉编码器重排，见[论文{n}](笔记/论文{n}.md)，它在长文档上更稳。\n\n" for n in range(6))
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
-    assert config["knowledge"] == ["index.md"]
+    assert config["knowledge"] == ["/index.md"]
     assert config["guides"] == ["笔记/**/*.md"]
     assert config["exclude"] == ["模板/templates/**", "笔记/_template.md"]
     assert config["lang"] == "zh"
@@ -219,3 +219,16 @@ def test_a_list_beside_notes_of_the_same_name_is_left_out_by_its_path(git_repo: 
     git_repo.commit_files(files, "notes")
     config, _, _ = init(git_repo)
     assert config["guides"] == ["papers/**/*.md", "!papers/README.md"]
+
+
+def test_a_root_index_is_written_anchored_so_it_maps_no_other_readme(git_repo: GitRepo) -> None:
+    """`README.md` alone is every readme of the tree, gitignore-style; `/README.md` is the root's."""
+    files = {f"papers/p{n}/README.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(6)}
+    files["README.md"] = "# Retrieval, an overview\n\n" + "".join(
+        f"Method {n} first retrieves candidates and then reranks them, see [paper {n}](papers/p{n}/README.md), "
+        "which holds up on long documents.\n\n" for n in range(6))
+    git_repo.commit_files(files, "notes")
+    config, _, _ = init(git_repo)
+    assert config["knowledge"] == ["/README.md"]
+    code, out, _ = run("check", "--show-files", "README.md", "papers/p0/README.md")
+    assert code == 0 and [line.split()[1] for line in out.splitlines()] == ["knowledge", "guide"]
