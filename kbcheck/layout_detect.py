@@ -6,19 +6,21 @@ The shapes it knows (docs/adopting.md):
 - an index (a `README.md`, `index.md` or `SUMMARY.md`) that links at least
   `INDEX_MIN_LINKS` notes of the repository is a living document, unless it
   is a list: less than `LIST_MAX_PROSE` of its text is in paragraphs outside
-  lists and tables (a table of contents, a reading list), which is left
-  unmapped for the link rules alone;
+  lists, definition lists and tables (a table of contents, a reading list, a
+  generated catalogue), which is left unmapped for the link rules alone, and
+  out of the guide folder it sits in (a negation in `guides`);
 - a folder holding at least `FOLDER_MIN_NOTES` notes is a folder of
   one-note-per-source files: guides. A sub-folder with fewer notes and its
   own readme (a folder per paper, its note the folder's readme; a folder per
   topic with a note or two and a readme) counts toward its parent, whose
-  glob then takes in its whole tree; a
-  folder that holds enough notes of its own keeps its own glob (`folder/*.md`)
-  beside those of its sub-folders that do too. A top-level folder too small
-  to count is taken in when most top-level folders are guides (one
-  collection, one way of filing a note);
+  glob then takes in its whole tree; a folder that holds enough notes of its
+  own keeps its own glob (`folder/*.md`) beside those of its sub-folders that
+  do too. A top-level folder too small to count is taken in when most
+  top-level folders are guides (one collection, one way of filing a note);
 - a page template (`_template.md`, `template.md`, anything in a `template/` or
-  `templates/` folder) is excluded;
+  `templates/` folder) is excluded, a template folder as one glob;
+- a file at the root is written anchored (`/README.md`): a bare name matches
+  at any depth;
 - the language is `zh` when at least `ZH_MIN_SHARE` of the letters of a sample
   of notes are CJK, else `en`.
 
