@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kbcheck.globs import matches
@@ -66,6 +66,34 @@ def empty_kinds(kb: KnowledgeBase, config: Config, checked: Iterable[str] | None
                     "(kbcheck check --show-files shows each file's kind)", keys=", ".join(empty), source=config.source)
 
 
+def stale_globs(kb: KnowledgeBase, config: Config) -> str | None:
+    """The one notice naming the globs that match no file of the tree, of the kinds that have files
+    through another glob (a typo, a folder renamed since): a kind with no file at all is
+    `empty_kinds`' to say."""
+    if config.source is None:
+        return None
+    from kbcheck.model.knowledge_base import static_prefix
+
+    paths = kb.snapshot.paths()
+    stale: list[str] = []
+    for _kind, key in KIND_KEYS:
+        globs = [g for g in _globs(config, key) if not g.startswith("!")]
+        if len(globs) < 2:
+            continue
+        # each search stops at the glob's first file: a run pays for the globs that match nothing
+        unmatched = [glob for glob in globs if not _matches_any(glob, static_prefix(glob), paths)]
+        if len(unmatched) < len(globs):
+            stale.extend(f"{key} {glob!r}" for glob in unmatched)
+    if not stale:
+        return None
+    return _("{globs} in {source}: no file matches; fix or remove the glob (kbcheck check --show-files shows "
+             "each file's kind)", globs=", ".join(stale), source=config.source)
+
+
+def _matches_any(glob: str, prefix: str, paths: Sequence[str]) -> bool:
+    return any(path.startswith(prefix) and matches([glob], path) for path in paths)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, re.Pattern):
         return value.pattern
@@ -108,4 +136,4 @@ def settings_text(config: Config) -> str:
     return "\n".join(lines + tables) + "\n"
 
 
-__all__ = ["KIND_KEYS", "empty_kinds", "settings_text", "show_files", "why_kind"]
+__all__ = ["KIND_KEYS", "empty_kinds", "settings_text", "show_files", "stale_globs", "why_kind"]

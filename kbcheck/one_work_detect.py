@@ -15,8 +15,8 @@ import posixpath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kbcheck import git
     from kbcheck.model.knowledge_base import KnowledgeBase
+    from kbcheck.snapshots import Snapshot
 
 #: notes sampled per folder, the fewest that can show a habit, and the share that makes it one
 SAMPLE = 40
@@ -26,19 +26,19 @@ MIN_SHARE = 0.8
 BUDGET = 400
 
 
-def one_work_folders(repo: git.Repository, guides: list[str], knowledge: list[str]) -> tuple[list[str], str]:
+def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]) -> tuple[list[str], str]:
     """The guide globs (`folder/**/*.md`) whose sampled notes mostly name one work, and why
     (`knowledge`: the living documents init proposes, which are no guides)."""
     from kbcheck.config import Config
     from kbcheck.model.knowledge_base import GUIDE, KnowledgeBase
-    from kbcheck.snapshots import WorktreeSnapshot
 
-    snapshot = WorktreeSnapshot(repo)
     kb = KnowledgeBase(snapshot, Config(guides=tuple(guides), knowledge=tuple(knowledge)))
     paths = sorted(p for p in snapshot.paths() if p.lower().endswith(".md"))
     per_folder = min(SAMPLE, max(MIN_NOTES, BUDGET // max(1, len(guides))))
     counts: dict[str, tuple[int, int]] = {}  # glob -> (notes naming one work, notes sampled)
     for glob in guides:
+        if glob.startswith("!"):  # a negation takes files out of a folder; it names none of its own
+            continue
         folder = glob.split("/**", 1)[0]
         notes = [p for p in paths if p.startswith(folder + "/") and kb.kind_of(p) == GUIDE]
         sample = notes[:: max(1, len(notes) // per_folder)][:per_folder]

@@ -177,12 +177,14 @@ def _fix_diff_path(options: CheckOptions) -> CheckOptions:
 def _layout_notices(kb: KnowledgeBase, config: Config, notices: Sequence[str],
                     checked: Sequence[str] | None) -> list[str]:
     """The run's notices, after one per kind whose globs match nothing (which says KB004's, when
-    there are no paper cards, already): with `checked`, when one of those files matches no kind."""
-    from kbcheck.layout import empty_kinds
+    there are no paper cards, already), with `checked` when one of those files matches no kind,
+    and one for the globs that match nothing."""
+    from kbcheck.layout import empty_kinds, stale_globs
     from kbcheck.rules.kb004_unknown_paper import NO_CARDS
 
     empty, notice = empty_kinds(kb, config, checked)
-    return [*([notice] if notice else []), *(n for n in notices if not ("paper-cards" in empty and n == NO_CARDS))]
+    layout = [n for n in (notice, stale_globs(kb, config)) if n]
+    return [*layout, *(n for n in notices if not ("paper-cards" in empty and n == NO_CARDS))]
 
 
 def _selected_rules(value: str | None) -> frozenset[str] | None:

@@ -12,6 +12,7 @@ from kbcheck.i18n import _
 if TYPE_CHECKING:
     from kbcheck.git import Repository
     from kbcheck.layout_detect import Detected
+    from kbcheck.snapshots import WorktreeSnapshot
 
 
 def run_init(role: str | None, force: bool, out: TextIO) -> int:
@@ -31,10 +32,11 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     except KbcheckError:
         pass
     author = first_author(repo, role, tuple(DEFAULTS["roles"]))
-    detected = _detected(repo)
+    snapshot = _snapshot(repo)  # the worktree listed once, for every look below
+    detected = _detected(snapshot)
     # the settings found by looking at the notes, each with why: key -> (value, why)
-    reasoned = {**link_settings(repo), **one_work_settings(repo, list(detected.settings.get("guides", [])),
-                                                           list(detected.settings.get("knowledge", [])))}
+    reasoned = {**link_settings(snapshot), **one_work_settings(snapshot, list(detected.settings.get("guides", [])),
+                                                               list(detected.settings.get("knowledge", [])))}
     proposed = {**detected.settings, **{key: value for key, (value, _why) in reasoned.items()}}
     path = write_init(root, force=force, author=author.toml() if author else "", proposed=proposed,
                       found=detected.found, reasons={key: why for key, (_value, why) in reasoned.items()})
@@ -48,32 +50,38 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
     return 0
 
 
-def one_work_settings(repo: Repository | None, guides: list[str], knowledge: list[str]) -> dict[str, tuple[object, str]]:
+def _snapshot(repo: Repository | None) -> WorktreeSnapshot | None:
+    """The repository's tracked files as they are on disk (none outside a repository)."""
+    from kbcheck.snapshots import WorktreeSnapshot
+
+    return WorktreeSnapshot(repo) if repo is not None else None
+
+
+def one_work_settings(snapshot: WorktreeSnapshot | None, guides: list[str],
+                      knowledge: list[str]) -> dict[str, tuple[object, str]]:
     """`one-work-notes` for the guide folders whose notes mostly name one work (`kbcheck.one_work_detect`)."""
-    if repo is None or not guides:
+    if snapshot is None or not guides:
         return {}
     from kbcheck.one_work_detect import one_work_folders
 
-    chosen, why = one_work_folders(repo, guides, knowledge)
+    chosen, why = one_work_folders(snapshot, guides, knowledge)
     return {"one-work-notes": (chosen, why)} if chosen else {}
 
 
-def link_settings(repo: Repository | None) -> dict[str, tuple[object, str]]:
+def link_settings(snapshot: WorktreeSnapshot | None) -> dict[str, tuple[object, str]]:
     """The link settings the repository shows (`kbcheck.links.detect`), key -> (value, why)."""
-    if repo is None:
+    if snapshot is None:
         return {}
     from kbcheck.links.detect import detect_links
-    from kbcheck.snapshots import WorktreeSnapshot
 
-    return {f.key: (f.value, f.why) for f in detect_links(WorktreeSnapshot(repo), repo)}
+    return {f.key: (f.value, f.why) for f in detect_links(snapshot, snapshot.repo)}
 
 
-def _detected(repo: Repository | None) -> Detected:
+def _detected(snapshot: WorktreeSnapshot | None) -> Detected:
     """What the repository's tracked notes suggest (nothing outside a repository)."""
-    from kbcheck.git import ls_index
     from kbcheck.layout_detect import Detected, detect
 
-    return detect(repo.root, sorted(ls_index(repo))) if repo is not None else Detected()
+    return detect(snapshot.root, sorted(snapshot.paths())) if snapshot is not None else Detected()
 
 
 __all__ = ["run_init"]

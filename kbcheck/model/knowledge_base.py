@@ -112,8 +112,9 @@ class Resolved:
 
 
 def static_prefix(glob: str) -> str:
-    """The folder part of a glob before its first wildcard: `organized/paper_cards/`."""
-    parts = glob.split("/")
+    """The folder part of a glob before its first wildcard: `organized/paper_cards/` (a leading
+    `/`, which anchors a glob to the root as in .gitignore, names no folder)."""
+    parts = glob.lstrip("/").split("/")
     prefix: list[str] = []
     for part in parts[:-1]:
         if _WILDCARD.search(part):
