@@ -44,10 +44,9 @@ def _write(value: object, out: TextIO, indent: str) -> None:
     if isinstance(value, Items):
         inner = indent + STEP
         opening = "[\n" + inner
-        for item in value.items:
-            out.write(opening)
+        for item in value.items:  # an item is small: made whole (an `Items` in it too)
+            out.write(opening + dumps(item, inner))
             opening = ",\n" + inner
-            _write(item, out, inner)
         out.write("[]" if opening[0] == "[" else "\n" + indent + "]")
     elif isinstance(value, dict) and _streams(value):
         inner = indent + STEP
@@ -101,7 +100,7 @@ def _encode(value: object, indent: str, put: Callable[[str], object]) -> None:
         inner = indent + STEP
         opening = "{\n" + inner
         for key, item in value.items():
-            put(opening + encode_basestring(_key(key)) + ": ")
+            put(opening + encode_basestring(key if isinstance(key, str) else _key(key)) + ": ")
             opening = ",\n" + inner
             _encode(item, inner, put)
         put("\n" + indent + "}")
