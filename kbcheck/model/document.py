@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -370,15 +370,38 @@ def _inline_where_needed(state: Any) -> None:
     """The core `inline` rule, parsing only the inlines that may hold markup: most lines of prose
     hold none, and their inline parse is most of a cold check's parsing time on long notes. The
     token stream is the full parse's (`tests/test_lean_inline.py` holds them equal)."""
-    md = state.md
     for token in state.tokens:
         if token.type == "inline":
-            if token.children is None:
-                token.children = []
-            if _needs_parse(token.content):
-                md.inline.parse(token.content, md, state.env, token.children)
-            else:
-                _plain_inline(token.content, token.children)
+            _parse_inline(state.md, token, state.env)
+
+
+def _parse_inline(md: Any, token: Token, env: dict[str, Any]) -> None:
+    """One inline token's children, as the core `inline` rule makes them."""
+    token.children = []
+    if _needs_parse(token.content):
+        md.inline.parse(token.content, md, env, token.children)
+    else:
+        _plain_inline(token.content, token.children)
+
+
+def _inline_on_demand(front_matter: bool, env: dict[str, Any]) -> Callable[[Token], None]:
+    """What makes an inline token's children when the walk reaches it: the core rules from
+    `inline` on, run over that token alone. The block parse that filled `env` (the reference
+    definitions, wherever in the file) holds no inline children, so a long file's token stream
+    never holds them all at once."""
+    from markdown_it.rules_core import StateCore
+
+    md = _markdown(front_matter)
+    rules = md.core.ruler.getRules("")
+    after = rules[rules.index(_inline_where_needed):]
+
+    def parse(token: Token) -> None:
+        state = StateCore("", md, env)
+        state.tokens = [token]
+        for rule in after:
+            rule(state)
+
+    return parse
 
 
 def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
@@ -409,6 +432,14 @@ def _markdown(front_matter: bool = True, inline: bool = True) -> Any:
     return _MD[front_matter, inline]
 
 
+@cache
+def _released() -> Token:
+    """What stands in the token stream for a token the walk is done with."""
+    from markdown_it.token import Token
+
+    return Token("released", "", 0)
+
+
 class _Builder:
     """Walks the token stream once, building sections and blocks."""
 
@@ -420,6 +451,8 @@ class _Builder:
         self.roots = roots
         self.markers = markers
         self.offset = offset
+        #: makes an inline token's children when they are read (`_inline_on_demand`); None: they are there
+        self.parse_inline: Callable[[Token], None] | None = None
         self.sections: list[Section] = []
         self.blocks: list[Block] = []
         self.file_disabled: set[str] = set()
@@ -503,6 +536,8 @@ class _Builder:
 
     def add_inline(self, block: Block, inline: Token, separator: str = "\n") -> None:
         """Append an inline token's prose to a block, reading refs and claims with real positions."""
+        if self.parse_inline is not None:
+            self.parse_inline(inline)
         start_line = (inline.map[0] if inline.map else block.line - 1 - self.offset) + self.offset
         pieces: list[tuple[int, int, str]] = []  # (line index 0-based, column, text)
         line_index = start_line
@@ -642,6 +677,8 @@ class _Builder:
                     break
             claims.append(claim)
         block.refs.extend(refs)
+        if self.parse_inline is not None:
+            inline.children = None  # read: made again if asked
         block.text = f"{block.text}{separator}{text}" if block.text else text
         if any(marker in text for marker in self.markers):
             block.uncertain = True
@@ -677,8 +714,13 @@ class _Builder:
         # a disable comment before a table covers all its rows: no comment can stand between rows
         table_disabled: frozenset[str] = frozenset()
         heading_level = 0
-        i = 0
+        i = released = 0
+        done = _released()
         while i < len(tokens):
+            # the tokens walked past are let go: the document grows as the token stream shrinks
+            while released < i:
+                tokens[released] = done
+                released += 1
             tok = tokens[i]
             t = tok.type
             if t == "heading_open":
@@ -966,7 +1008,9 @@ def parse_document(
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     builder = _Builder(lines, patterns, roots, uncertainty_markers, line_offset, claims)
-    builder.walk(_markdown(front_matter).parse(text))
+    env: dict[str, Any] = {}
+    builder.parse_inline = _inline_on_demand(front_matter, env)
+    builder.walk(_markdown(front_matter, inline=False).parse(text, env))
     if not builder.sections:
         builder.open_section(None, 0, 1 + line_offset)
         builder.sections[-1].end_line = max(1, len(lines)) + line_offset

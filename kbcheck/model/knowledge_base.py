@@ -161,7 +161,8 @@ class KnowledgeBase:
         self.facts = facts if facts is not None else FactStore(snapshot, settings, config.max_file_size, cache)
         self._kinds: dict[str, str] = {}
         self._resolved: dict[str, Resolved] = {}
-        self._derived: dict[tuple[Callable[[KnowledgeBase, str], Any], str], Any] = {}
+        #: path -> what was derived from it, by the function that derived it
+        self._derived: dict[str, dict[Callable[[KnowledgeBase, str], Any], Any]] = {}
         self._paper_index: dict[str, str] | None = None
         self._repo_index: dict[str, str] | None = None
         #: sorted paper ids by month (their first four characters); "" holds them all
@@ -235,15 +236,17 @@ class KnowledgeBase:
 
     def derived(self, compute: Callable[[KnowledgeBase, str], T], path: str) -> T:
         """`compute(self, path)`, once per run: a result several rules read (claim verdicts, mentions)."""
-        key = (compute, path)
-        if key not in self._derived:
-            self._derived[key] = compute(self, path)
-        value: T = self._derived[key]
+        of_path = self._derived.setdefault(path, {})
+        if compute not in of_path:
+            of_path[compute] = compute(self, path)
+        value: T = of_path[compute]
         return value
 
     def forget(self, path: str) -> None:
-        """Forget what was derived from one file (a full check is done with it)."""
+        """Forget what was derived from one file (a full check is done with it): a file of 100k
+        claim numbers is not held on through the files after it."""
         self._resolved.pop(path, None)
+        self._derived.pop(path, None)
 
     # -- documents and cards -------------------------------------------------
     def document(self, path: str, *, store: bool = True) -> Document | None:

@@ -10,8 +10,7 @@ unique within the report.
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
@@ -38,9 +37,8 @@ def _issue(finding: Finding, fingerprint: str) -> dict[str, object]:
     }
 
 
-def code_quality(report: Report) -> list[dict[str, object]]:
-    """One issue per finding, in the engine's order."""
-    issues = []
+def code_quality(report: Report) -> Iterator[dict[str, object]]:
+    """One issue per finding, in the engine's order, made as it is written."""
     seen: set[str] = set()
     for finding in report.findings:
         fingerprint = finding.fingerprint
@@ -50,11 +48,12 @@ def code_quality(report: Report) -> list[dict[str, object]]:
             salt += 1
             fingerprint = hashlib.sha256(f"{finding.fingerprint}\0{salt}".encode()).hexdigest()[:32]
         seen.add(fingerprint)
-        issues.append(_issue(finding, fingerprint))
-    return issues
+        yield _issue(finding, fingerprint)
 
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
            color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Indented UTF-8 JSON array with a trailing newline (`[]` when clean)."""
-    out.write(json.dumps(code_quality(report), ensure_ascii=False, indent=2) + "\n")
+    from kbcheck.reporters.streamed import Items, write_json
+
+    write_json(Items(code_quality(report)), out)

@@ -8,7 +8,6 @@ replaced.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
@@ -43,10 +42,13 @@ def finding_json(finding: Finding) -> dict[str, object]:
 
 
 def report_json(report: Report) -> dict[str, object]:
-    """The document as plain data (what `render` writes)."""
+    """The document as plain data (what `render` writes), its findings made one at a time as
+    they are written (`Items`)."""
+    from kbcheck.reporters.streamed import Items
+
     return {
         "version": JSON_VERSION,
-        "findings": [finding_json(finding) for finding in report.findings],
+        "findings": Items(finding_json(finding) for finding in report.findings),
         "summary": {
             "files": report.files,
             "errors": report.errors,
@@ -58,5 +60,7 @@ def report_json(report: Report) -> dict[str, object]:
 
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
            color: bool = False, tool_version: str = "", lang: str = "en") -> None:
-    """Indented UTF-8 JSON (CJK paths stay readable), with a trailing newline."""
-    out.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+    """Indented UTF-8 JSON (CJK paths stay readable), with a trailing newline, written a finding at a time."""
+    from kbcheck.reporters.streamed import write_json
+
+    write_json(report_json(report), out)

@@ -10,7 +10,6 @@ the edit as SARIF `fixes`: the region it deletes and the text it inserts.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
@@ -106,15 +105,16 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
 
 
 def sarif_log(report: Report, rules: Mapping[str, Rule], tool_version: str) -> dict[str, object]:
-    """The SARIF log as plain data: every known rule, then one result per finding."""
+    """The SARIF log as plain data: every known rule, then one result per finding (made as it is written)."""
+    from kbcheck.reporters.streamed import Items
+
     descriptors = [_rule_descriptor(rule) for rule in rules.values()]
     index = {rule.id: i for i, rule in enumerate(rules.values())}
-    results = []
     for finding in report.findings:
         if finding.rule not in index:
             index[finding.rule] = len(descriptors)
             descriptors.append(_bare_descriptor(finding))
-        results.append(_result(finding, index[finding.rule]))
+    results = Items(_result(finding, index[finding.rule]) for finding in report.findings)
     return {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -135,4 +135,6 @@ def sarif_log(report: Report, rules: Mapping[str, Rule], tool_version: str) -> d
 def render(report: Report, rules: Mapping[str, Rule], out: TextIO, *,
            color: bool = False, tool_version: str = "", lang: str = "en") -> None:
     """Indented UTF-8 JSON with a trailing newline."""
-    out.write(json.dumps(sarif_log(report, rules, tool_version or version()), ensure_ascii=False, indent=2) + "\n")
+    from kbcheck.reporters.streamed import write_json
+
+    write_json(sarif_log(report, rules, tool_version or version()), out)
