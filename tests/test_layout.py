@@ -97,12 +97,15 @@ def test_without_a_configuration_file_the_defaults_say_nothing_of_the_layout(git
     assert (code, err) == (0, "")
 
 
+def _with_guides(guides: str) -> dict[str, str]:
+    """The files, mapped with these guide globs and no paper cards or briefs."""
+    config = CONFIG.replace('guides = ["notes/**/*.md"]', f"guides = {guides}")
+    return {**FILES, ".kbcheck.toml": config.replace('paper-cards = ["cards/*.md"]', "paper-cards = []\nbriefs = []")}
+
+
 def test_a_glob_matching_nothing_beside_one_that_matches_is_said_once(git_repo: GitRepo) -> None:
     """A folder renamed since the mapping was written: its glob is said, once, whatever the files checked."""
-    files = dict(FILES)
-    files[".kbcheck.toml"] = CONFIG.replace('guides = ["notes/**/*.md"]', 'guides = ["notes/**/*.md", "note/**/*.md"]'
-                                            ).replace('paper-cards = ["cards/*.md"]', "paper-cards = []\nbriefs = []")
-    git_repo.commit_files(files, "kb")
+    git_repo.commit_files(_with_guides('["notes/**/*.md", "note/**/*.md"]'), "kb")
     code, _, err = run("check", "--all")
     assert code == 0
     assert err.splitlines()[0] == ("kbcheck: guides 'note/**/*.md' in .kbcheck.toml: no file matches; fix or remove "
@@ -113,10 +116,7 @@ def test_a_glob_matching_nothing_beside_one_that_matches_is_said_once(git_repo: 
 
 
 def test_globs_that_each_match_a_file_say_nothing(git_repo: GitRepo) -> None:
-    files = dict(FILES)
-    files[".kbcheck.toml"] = CONFIG.replace('guides = ["notes/**/*.md"]', 'guides = ["notes/a.md", "notes/b.md", "!x"]'
-                                            ).replace('paper-cards = ["cards/*.md"]', "paper-cards = []\nbriefs = []")
-    git_repo.commit_files(files, "kb")
+    git_repo.commit_files(_with_guides('["notes/a.md", "notes/b.md", "!x"]'), "kb")
     code, _, err = run("check", "--all")
     assert (code, err) == (0, "kbcheck: KB004 not evaluated: no paper cards in the knowledge base "
                               "(the paper-cards glob matches nothing)\n")

@@ -776,14 +776,8 @@ class _Builder:
             elif t == "inline" and table_row is not None:
                 self.add_inline(table_row, tok, separator=" | ")
             elif t in ("bullet_list_open", "ordered_list_open"):
-                before = self.blocks[-1] if self.blocks else None
                 inherited = self.listed[-1] if self.listed else ()
-                brought = before is not None and before.section == len(self.sections) - 1
-                if brought and before is not None and before.kind == "paragraph" and introduces_supposition(before.text):
-                    inherited += ("supposition",)
-                if brought and before is not None and before.kind in ("paragraph", "list_item") and leads_example(before.text):
-                    inherited += ("worked-example",)
-                self.listed.append(tuple(dict.fromkeys(inherited)))
+                self.listed.append(tuple(dict.fromkeys((*inherited, *self._brought_in()))))
             elif t in ("bullet_list_close", "ordered_list_close"):
                 if self.listed:
                     self.listed.pop()
@@ -800,6 +794,19 @@ class _Builder:
             i += 1
         if self.sections:
             self.sections[-1].end_line = max(self.sections[-1].line, len(self.lines) + self.offset)
+
+    def _brought_in(self) -> tuple[str, ...]:
+        """The exemptions a list opening now takes from the block right before it, in its section:
+        a paragraph bringing in suppositions (`假设：`), or a paragraph or item leading an example."""
+        before = self.blocks[-1] if self.blocks else None
+        if before is None or before.section != len(self.sections) - 1:
+            return ()
+        tags: tuple[str, ...] = ()
+        if before.kind == "paragraph" and introduces_supposition(before.text):
+            tags += ("supposition",)
+        if before.kind in ("paragraph", "list_item") and leads_example(before.text):
+            tags += ("worked-example",)
+        return tags
 
     def _front_matter(self, token: Token) -> None:
         """Citations, web links, paths and wikilinks in frontmatter values: the file's own sources."""
