@@ -7,6 +7,12 @@ and a note of it whose head is its title alone is about the work its title
 names too. Init proposes `one-work-notes` for such a folder and says how many
 of its sampled notes showed it (docs/adopting.md); a folder of fewer than
 `MIN_NOTES` notes is judged with the folders beside it.
+
+A folder the collection names as notes on one kind of work (`BookNotes/`,
+`Course Notes/`, `paper-notes/`, `论文笔记/`) says the same by its name: its
+notes are filed one per book, course or paper, whatever their heads show. A
+folder of notes on something else (`ProjectNotes/`, `dataset-notes/`) or of
+the author's own writing (`articles/`) says nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +20,11 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from kbcheck.regex import lazy
+
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.snapshots import Snapshot
 
@@ -24,6 +34,10 @@ MIN_NOTES = 10
 MIN_SHARE = 0.8
 #: notes parsed at most over all folders (a collection of a hundred topic folders is read in seconds)
 BUDGET = 400
+#: a folder named as notes on one kind of work, its words split (`BookNotes` → `book notes`)
+_WORK_NOTES = lazy(r"(?:^|[^a-z])(?:papers?|books?|courses?|lectures?|talks?|articles?|chapters?)[\s_-]*notes?$"
+                   r"|(?:论文|读书|书籍|课程|讲座)笔记$")
+_CAMEL = lazy(r"(?<=[a-z])(?=[A-Z])")
 
 
 def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]) -> tuple[list[str], str]:
@@ -64,8 +78,30 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
             chosen.append(glob)
             said.append(f"{named} of {sampled} sampled notes in {where}")
     more = f" and {len(said) - 3} more folders" if len(said) > 3 else ""
-    return chosen, (f"{'; '.join(said[:3])}{more} name their one work at the head: a note there whose head is "
-                    "its title alone is about the work its title names")
+    why = (f"{'; '.join(said[:3])}{more} name their one work at the head: a note there whose head is "
+           "its title alone is about the work its title names") if said else ""
+    by_name = _named_for_works(p for p in paths if kb.kind_of(p) == GUIDE)
+    if by_name:
+        # a folder named for works covers the globs of its sub-folders
+        chosen = [*(g for g in chosen if not any(g.startswith(f + "/") for f in by_name)),
+                  *(f"{f}/**/*.md" for f in by_name)]
+        chosen.sort()
+        folders = ", ".join(f"{f}/" for f in by_name[:3]) + (f" and {len(by_name) - 3} more" if len(by_name) > 3 else "")
+        why = "; ".join(filter(None, [why, f"{folders} {'is' if len(by_name) == 1 else 'are'} named as notes on one "
+                                            "kind of work: each note there is about the work its title names"]))
+    return chosen, why
+
+
+def _named_for_works(guides: Iterable[str]) -> list[str]:
+    """The shallowest folders, among the guides' folders, whose name says they hold notes on one kind of work."""
+    named: set[str] = set()
+    for path in guides:
+        parts = path.split("/")[:-1]
+        for depth, part in enumerate(parts, 1):
+            if _WORK_NOTES.search(_CAMEL.sub(" ", part).lower()):
+                named.add("/".join(parts[:depth]))
+                break
+    return sorted(named)
 
 
 def _names_one_work(kb: KnowledgeBase, path: str) -> bool:

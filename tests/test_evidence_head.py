@@ -232,6 +232,30 @@ def test_a_title_names_no_work_elsewhere(text: str, config: Config) -> None:
     assert [(p, subject) for _r, p, _l, subject in findings] == [(GUIDE, "4.2%")]
 
 
+NAMED_GUIDE = "organized/guides/12 - Context Switching in Kernels.md"
+
+
+def test_a_note_without_a_title_heading_is_titled_by_its_file_name_where_notes_are_about_one_work() -> None:
+    """An Obsidian note has no `# Title`: its file name is its title, and in `one-work-notes` it names the work."""
+    assert found(run({NAMED_GUIDE: BODY}, config=ONE_WORK, select={"KB005"})) == []
+    kb = KnowledgeBase(MemorySnapshot({NAMED_GUIDE: BODY}), ONE_WORK)  # type: ignore[arg-type]
+    doc = kb.document(NAMED_GUIDE)
+    assert doc is not None
+    head = one_work(doc, kb.resolve(NAMED_GUIDE), path=NAMED_GUIDE, titled=True)
+    assert [(x.kind, x.target) for x in head.links] == [("work", "12 - Context Switching in Kernels")]
+
+
+@pytest.mark.parametrize(("path", "text", "config"), [
+    (NAMED_GUIDE, BODY, Config()),  # not said of these notes: a file name names no work
+    ("organized/guides/notes.md", BODY, ONE_WORK),  # a file name of one word is no title
+    # a level-1 heading further down is the note's title, not its file name; it comes after the claim here
+    (NAMED_GUIDE, BODY + "\n# Appendix\n\nMore.\n", ONE_WORK),
+])
+def test_a_file_name_names_no_work_elsewhere(path: str, text: str, config: Config) -> None:
+    findings = found(run({path: text}, config=config, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
+
+
 def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
     from kbcheck.config import load_config
 

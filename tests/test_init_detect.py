@@ -107,6 +107,36 @@ def test_a_folder_of_how_to_notes_is_not_one_work_notes(git_repo: GitRepo) -> No
     assert "found: " not in text.split("one-work-notes", 1)[0].rsplit("\n\n", 1)[-1]
 
 
+TITLE_ONLY_NOTE = "# Chapter {n}: Virtual Memory\n\n## Paging\n\nA page is usually 4 KB; the TLB hit rate is about 9{n}%.\n"
+
+
+@pytest.mark.parametrize("folder", ["BookNotes", "Course Notes", "reading/paper-notes", "论文笔记"])
+def test_a_folder_named_as_notes_on_one_kind_of_work_is_one_work_notes(git_repo: GitRepo, folder: str) -> None:
+    """The folder's name files its notes one per book, course or paper, though their heads show only a title
+    (docs/adopting.md): init proposes the named folder, its sub-folders included, and KB005 is then quiet."""
+    files = {f"{folder}/os/chapter-{n}.md": TITLE_ONLY_NOTE.format(n=n) for n in range(6)}
+    files.update({f"{folder}/net/chapter-{n}.md": TITLE_ONLY_NOTE.format(n=n) for n in range(6)})
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["one-work-notes"] == [f"{folder}/**/*.md"]
+    assert f"# found: {folder}/ is named as notes on one kind of work" in text
+    code, out, _err = run("check", "--all", "--format", "json", "--select", "KB005")
+    assert code == 0 and '"KB005"' not in out, out
+
+
+@pytest.mark.parametrize("folder", ["ProjectNotes", "dataset-notes", "tbd-articles", "notes-2018", "notebook"])
+def test_a_folder_named_for_other_notes_or_own_writing_is_not_one_work_notes(git_repo: GitRepo, folder: str) -> None:
+    """Notes on a project or a dataset, and the author's own articles, are no notes on one work each."""
+    files = {f"{folder}/os/chapter-{n}.md": TITLE_ONLY_NOTE.format(n=n) for n in range(6)}
+    files.update({f"{folder}/net/chapter-{n}.md": TITLE_ONLY_NOTE.format(n=n) for n in range(6)})
+    git_repo.commit_files(files, "notes")
+    config, text, _ = init(git_repo)
+    assert config["one-work-notes"] == []
+    assert "named as notes on one kind of work" not in text
+    code, out, _err = run("check", "--all", "--format", "json", "--select", "KB005")
+    assert code == 0 and out.count('"rule": "KB005"') == 12, out
+
+
 def test_a_small_folder_is_judged_with_the_folders_beside_it(git_repo: GitRepo) -> None:
     files = {f"notes/big/paper-{n}.md": VENUE_NOTE.format(title=f"Retrieval Study Number {n}", n=n) for n in range(10)}
     files.update({f"notes/small/paper-{n}.md": VENUE_NOTE.format(title=f"Parsing Study Number {n}", n=n) for n in range(3)})

@@ -25,7 +25,8 @@ sources already (`Document.source_refs`):
 - `one-work-notes`: the configuration says the notes at this path are each about
   one work (`one-work-notes`, proposed by `kbcheck init` for a folder whose notes
   mostly name their work at the head): the title heading names it when no other
-  shape names anything (a head naming several works still names none);
+  shape names anything, or the file name when the note has no level-1 heading (as
+  Obsidian, GitHub and MkDocs title it); a head naming several works still names none;
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
   names it (a file, or the work's title).
 
@@ -170,12 +171,22 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
         return Head(tuple(shapes), tuple(citations), tuple(links))
     name = named or front_named
     at = title.line if title is not None else 1
-    if titled and not works and not name and title is not None:
-        shapes.append("one-work-notes")
-        name = title.text
+    if titled and not works and not name:
+        # a note with no level-1 heading is titled by its file name, as Obsidian, GitHub and MkDocs show it
+        name = title.text if title is not None else _file_title(doc, path)
+        if name:
+            shapes.append("one-work-notes")
     if works or len(name) < _MIN_TITLE:
         return NO_WORK
     return Head(tuple(shapes), (), (Link("work", name, at, 1),))
+
+
+def _file_title(doc: Document, path: str) -> str:
+    """The file's name as the note's title, when no heading of the note is one (no level-1 heading)."""
+    if not path or any(s.heading is not None and s.level == 1 for s in doc.sections):
+        return ""
+    stem = PurePosixPath(path).stem
+    return stem if _long_enough(_NOT_A_LETTER.sub("", stem)) else ""
 
 
 def _first_heading(doc: Document) -> Block | None:
@@ -195,10 +206,14 @@ def filed_under(title: str, path: str) -> bool:
     if not _FILE_YEAR.search(stem) or _FILE_DATE.search(stem):
         return False
     name, named = _NOT_A_LETTER.sub("", stem).casefold(), _NOT_A_LETTER.sub("", title).casefold()
-    # a work's title is more than a word (`# Notes 2024` is a topic): 8 letters, or 4 in CJK
-    if len(named) < _MIN_WORK_LETTERS and sum(ch >= "\u3000" for ch in named) < _MIN_TITLE:
+    if not _long_enough(named):
         return False
     return name == named or (len(name) >= _CUT_NAME and named.startswith(name))
+
+
+def _long_enough(letters: str) -> bool:
+    """A work's title is more than a word (`# Notes 2024` is a topic, `note.md` no title): 8 letters, or 4 in CJK."""
+    return len(letters) >= _MIN_WORK_LETTERS or sum(ch >= "\u3000" for ch in letters) >= _MIN_TITLE
 
 
 def _preamble(doc: Document) -> list[int]:

@@ -22,9 +22,11 @@ file named after its title and a year (`2023 Segment Anything.md`; not a dated
 lines under the title that link or cite it (`arXiv: …` bold or not, `> ICML 2025.
 doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
-`resource`, `paper` or `pdf`; the title heading alone, in a note that
+`resource`, `paper` or `pdf`; the title heading alone (its file name, in a note with
+no level-1 heading), in a note that
 `one-work-notes` in the configuration says is about one work (`kbcheck init`
-proposes it for a folder whose notes mostly name their work); the work named as a bibliography would
+proposes it for a folder whose notes mostly name their work, or that is named
+as notes on one kind of work: `BookNotes/`, `paper-notes/`); the work named as a bibliography would
 (frontmatter `title` with `authors`, `venue`, `journal` or another of a
 bibliography's particulars, a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
