@@ -9,10 +9,11 @@ of its sampled notes showed it (docs/adopting.md); a folder of fewer than
 `MIN_NOTES` notes is judged with the folders beside it.
 
 A folder the collection names as notes on one kind of work (`BookNotes/`,
-`Course Notes/`, `paper-notes/`, `论文笔记/`) says the same by its name: its
-notes are filed one per book, course or paper, whatever their heads show. A
-folder of notes on something else (`ProjectNotes/`, `dataset-notes/`) or of
-the author's own writing (`articles/`) says nothing.
+`Course Notes/`, `paper-notes/`, `论文笔记/`), or as papers (`papers/`,
+`ResearchPapers/`), says the same by its name: its notes are filed one per
+book, course or paper, whatever their heads show. A folder of notes on
+something else (`ProjectNotes/`, `dataset-notes/`) or of the author's own
+writing (`articles/`) says nothing.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ MIN_SHARE = 0.8
 #: notes parsed at most over all folders (a collection of a hundred topic folders is read in seconds)
 BUDGET = 400
 #: a folder named as notes on one kind of work, its words split (`BookNotes` → `book notes`)
-_WORK_NOTES = lazy(r"(?:^|[^a-z])(?:papers?|books?|courses?|lectures?|talks?|articles?|chapters?)[\s_-]*notes?$"
-                   r"|(?:论文|读书|书籍|课程|讲座)笔记$")
+_WORK_NOTES = lazy(r"(?:^|[^a-z])(?:(?:papers?|books?|courses?|lectures?|talks?|articles?|chapters?)[\s_-]*notes?"
+                   r"|papers)$|(?:论文|读书|书籍|课程|讲座)笔记$")
 _CAMEL = lazy(r"(?<=[a-z])(?=[A-Z])")
 
 

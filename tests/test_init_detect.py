@@ -110,7 +110,7 @@ def test_a_folder_of_how_to_notes_is_not_one_work_notes(git_repo: GitRepo) -> No
 TITLE_ONLY_NOTE = "# Chapter {n}: Virtual Memory\n\n## Paging\n\nA page is usually 4 KB; the TLB hit rate is about 9{n}%.\n"
 
 
-@pytest.mark.parametrize("folder", ["BookNotes", "Course Notes", "reading/paper-notes", "论文笔记"])
+@pytest.mark.parametrize("folder", ["BookNotes", "Course Notes", "reading/paper-notes", "论文笔记", "ResearchPapers"])
 def test_a_folder_named_as_notes_on_one_kind_of_work_is_one_work_notes(git_repo: GitRepo, folder: str) -> None:
     """The folder's name files its notes one per book, course or paper, though their heads show only a title
     (docs/adopting.md): init proposes the named folder, its sub-folders included, and KB005 is then quiet."""
@@ -124,7 +124,8 @@ def test_a_folder_named_as_notes_on_one_kind_of_work_is_one_work_notes(git_repo:
     assert code == 0 and '"KB005"' not in out, out
 
 
-@pytest.mark.parametrize("folder", ["ProjectNotes", "dataset-notes", "tbd-articles", "notes-2018", "notebook"])
+@pytest.mark.parametrize("folder", ["ProjectNotes", "dataset-notes", "tbd-articles", "notes-2018", "notebook",
+                                    "save-paper"])
 def test_a_folder_named_for_other_notes_or_own_writing_is_not_one_work_notes(git_repo: GitRepo, folder: str) -> None:
     """Notes on a project or a dataset, and the author's own articles, are no notes on one work each."""
     files = {f"{folder}/os/chapter-{n}.md": TITLE_ONLY_NOTE.format(n=n) for n in range(6)}
