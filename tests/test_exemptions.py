@@ -128,10 +128,27 @@ def test_these_are_claims(text: str, expected: list[str]) -> None:
         ("memory fell a lot, e.g. to 5.93GB", ["5.93GB"]),
         # a digit's plural is picked out as things are; a duration is timed
         ("a row made entirely of 0s, and all the 7s labeled as 9", []),
-        ("it retries every 5s, in 1s steps", ["5s", "1s"]),
+        ("it retried for 5s, in 1s steps", ["5s", "1s"]),
     ],
 )
 def test_near_shapes_stay_claims(text: str, expected: list[str]) -> None:
+    assert claims(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the period of something done again and again is counted per, as `每 5 秒` is
+        ("power was measured every 25ms and averaged", []),
+        ("- **Refresh rate**: every 5 seconds", []),
+        ("every request took 25ms", ["25ms"]),
+        ("the job finished in 15 minutes", ["15 minutes"]),
+        # `Let's say …` supposes, as `Suppose …` does
+        ("Let's say the head holds 2 hours of data, split into chunks.", []),
+        ("The head holds 2 hours of data, split into chunks.", ["2 hours"]),
+    ],
+)
+def test_a_period_and_a_lets_say_are_no_claims(text: str, expected: list[str]) -> None:
     assert claims(text) == expected
 
 

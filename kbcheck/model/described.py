@@ -47,8 +47,8 @@ _IDIOM = lazy(
     r"\s?(?:的)?(?:兼容|确定|肯定|正确(?!率)|可靠|保证|安全|相信|同意|满意|确信|适用|支持|复现|还原|免费|开源"
     r"|(?i:sure|certain|compatible|correct|confident|guaranteed|safe|free|open[- ]source|agree|true|honest|reproducible)\b)"
 )
-#: the unit a price or a rate is counted per: `per 1M tokens`, `每 1M token`, `每 5 秒一次`
-_PER = lazy(r"(?:(?i:\bper)|每)\s?$")
+#: the unit a price or a rate is counted per: `per 1M tokens`, `每 1M token`, `每 5 秒一次`, `every 25ms`
+_PER = lazy(r"(?:(?i:\b(?:per|every))|每)\s?$")
 #: a term and its colon, at the start of its line or item: what follows defines it
 _TERM = lazy(r"(?:^|\n)\s*(?:[-*+]\s+)?(?P<term>[^\d\n:：,，。;；]{1,24})[:：]\s*(?:[<>≤≥]\s?)?$")
 #: a term that names a measured quantity is not defined by a range: `延迟：2-3s` reports one

@@ -33,7 +33,7 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("blockquote", "inside a blockquote (`> …`): another document's words"),
     Exemption("reference-title", "in a reference list, anything but a card field: the titles of works "
                                  "(`The 90% Solution`)"),
-    Exemption("supposition", "the condition of a what-if (`假设带宽为 20GB/s`, `If the rate were 10%, …`) "
+    Exemption("supposition", "the condition of a what-if (`假设带宽为 20GB/s`, `If the rate were 10%, …`, `Let's say …`) "
                              "and the items of a list brought in by `假设：` / `Suppose:`"),
     Exemption("question", "a sentence that asks (`…能否再提速 2 倍？`, `如何 4 小时学会…`); a `Why …:` lead "
                           "asks only up to its colon"),
@@ -48,7 +48,8 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                             "(`从 2 个节点扩到 8 个节点，吞吐提升 4 倍`) or a speed-up over sizes is a claim"),
     Exemption("model-size-name", "a parameter count used as a model's name: `1750亿参数的GPT-3`"),
     Exemption("idiom", "`100%` used as an adverb: `100% 兼容`, `100% sure`"),
-    Exemption("per-unit", "the unit a price or a rate is counted per: `$2 per 1M tokens`, `每 5 秒采样一次`"),
+    Exemption("per-unit", "the unit a price or a rate is counted per: `$2 per 1M tokens`, `每 5 秒采样一次`, "
+              "`measured every 25ms`"),
     Exemption("definition", "a range or a bound (`<`, `>`) that is the whole value of the term before its colon: "
                             "`short-term: 2-3s`, `长任务：> 10 分钟`; an estimate (`Router: ~12 GB`) or a sentence that "
                             "goes on (`关键：30-50% 的通道就够了`) is a claim"),
