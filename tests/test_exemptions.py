@@ -43,6 +43,7 @@ PROSE = {
     "variable-unit": ("FFN 宽 4h，其中 h 是隐藏维度", "4h", "训练用了 4h"),
     "illustrative": ("decode 100 token 和 1M token 的开销不同", "100 token", "吞吐 100 tokens/s"),
     "capacity": ("a page is typically 4 KB", "4 KB", "the new allocator saves up to 4 GB"),
+    "example-value": ("hold out a test set (e.g., 10%)", "10%", "it scores 83.6% mAP (e.g., 83.6% on VOC)"),
     "digit-name": ("the 1s must lie on the diagonal", "1s", "the 5s window is too short"),
 }
 
@@ -146,9 +147,16 @@ def test_near_shapes_stay_claims(text: str, expected: list[str]) -> None:
         # `Let's say …` supposes, as `Suppose …` does
         ("Let's say the head holds 2 hours of data, split into chunks.", []),
         ("The head holds 2 hours of data, split into chunks.", ["2 hours"]),
+        # an example of a setting is no result; what an example reports is
+        ("masking a high share of the image, e.g., 75%, makes the task hard", []),
+        ("对输入图像的高比例（例如 75%）进行遮蔽", []),
+        ("each request expires (e.g. 500 ms for reads)", []),
+        ("competitive results (e.g., 83.6% mAP on the 2007 set)", ["83.6%"]),
+        ("faster on long inputs (e.g., 3x on long ones)", ["3x"]),
+        ("it cuts memory, e.g. 25 GB on the large model", ["25 GB"]),
     ],
 )
-def test_a_period_and_a_lets_say_are_no_claims(text: str, expected: list[str]) -> None:
+def test_a_period_an_example_and_a_lets_say_are_no_claims(text: str, expected: list[str]) -> None:
     assert claims(text) == expected
 
 

@@ -84,6 +84,10 @@ _CAPACITY_BEFORE = lazy(
     r"|at\s+most|no\s+more\s+than|cannot\s+exceed|limit(?:ed)?\s+(?:to|of|is)|minimum(?:\s+of)?|multiples?\s+of))"
     r"|通常|一般|常见|最大|最多|上限|不超过|至多|最小|最少)(?:[^\d.,;:，。；：]{0,12}?|,)[~≈约]?[\s*_]{0,3}$"
 )
+#: a value given as an example, right after the words that give one: `(e.g., 10%)`, `例如 75%`, `比如 500 ms`
+_EXAMPLE_BEFORE = lazy(r"(?:(?i:\be\.g\.|\bfor\s+example)|例如|比如|譬如)[,，:：]?\s?[~≈约]?[\s*_]{0,3}$")
+#: a multiplier after `e.g.` is a speed-up the example reports
+_MULTIPLIER = lazy(r"[xX×倍]")
 #: a change in the clause makes the size a result: `saves up to 10 GB`, `显存最多降低 4GB`
 _CHANGE = lazy(r"(?i:reduc|sav(?:e|es|ed|ing)\b|cut|shrink|lower|less|fewer|drop|free[sd]?\b)|节省|减少|降低|压缩|缩小|省")
 #: a digit named in the plural (`rows of 0s`, `all the 7s`) is picked out by a word for plural things,
@@ -146,11 +150,23 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
     if (unit == "s" and len(text[start:end]) == 1 and _DIGIT_NAME_BEFORE.search(text, max(0, start - 24), start)
             and _DIGIT_NAME_AFTER.match(text, unit_end)):
         tags.append("digit-name")
+    if _example_value(text, start, end, unit):
+        tags.append("example-value")
     size = not ratio and bool(_SIZE_UNIT.match(text, end) or _SIZE_UNIT.match(unit))
     if size and _ROUND.fullmatch(text[start:end]) and (
             (_PAIR.match(after) and _WORKLOAD.search(before[-16:])) or _paired_before(text, start)):
         tags.append("illustrative")
     return tags
+
+
+def _example_value(text: str, start: int, end: int, unit: str) -> bool:
+    """A whole value right after `e.g.` / `例如`, in a clause that changes nothing: an example of a
+    setting or a size (`a test set (e.g., 10%)`). A precise value (`e.g., 83.6% mAP`), a multiplier
+    and a value in a sentence about a saving (`saves memory, e.g. 25 GB`) are what the example reports."""
+    if "." in text[start:end] or _MULTIPLIER.match(unit):
+        return False
+    return bool(_EXAMPLE_BEFORE.search(text, max(0, start - 16), start)) and not _CHANGE.search(
+        text, max(0, start - 80), start)
 
 
 def _capacity(text: str, start: int, end: int) -> bool:

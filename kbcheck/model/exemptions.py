@@ -64,8 +64,11 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("capacity", "a storage size given as a limit, a usual value or an example (`up to 10 GB`, "
                           "`typically 4 KB`, `(e.g., 4 KB)`, `最大 4GB`, `通常 4KB`): a specification, not a result; a "
                           "size saved or cut (`saves up to 10 GB`, `最多节省 4GB`) or used (`显存占用 18GB`) is a claim"),
+    Exemption("example-value", "a whole value given right after `e.g.`, `for example`, `例如` or `比如`: "
+                               "`a test set (e.g., 10%)`, `例如 75% 的遮蔽率`; a precise value (`e.g., 83.6% mAP`), "
+                               "a multiplier (`e.g., 3x`) and a value in a sentence about a saving are claims"),
     Exemption("digit-name", "a digit named in the plural, not seconds: `rows of 0s`, `all the 7s`, `the 1s must "
-                            "lie on the diagonal`; `every 5s` and `the 5s window` are durations"),
+                            "lie on the diagonal`; `in 5s` and `the 5s window` are durations"),
     Exemption("worked-example", "the values of a worked example: under a heading that names one (`## Example`, "
                                 "`### Worked example: …`, `### 一个完整示例`), in a paragraph or item led by "
                                 "`Example:` / `示例：` / `举例：`, and in the list such a lead brings in; a heading "
