@@ -256,6 +256,28 @@ def test_a_file_name_names_no_work_elsewhere(path: str, text: str, config: Confi
     assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
 
 
+BIBTEX = "\n### Bibtex:\n\n```latex\n@article{{huang2015new,\n  title={{A New Method for Sharpening}},\n  author={{Huang, Wei}},\n}}\n{more}```\n"
+
+
+def test_a_note_with_one_bibtex_entry_names_that_work() -> None:
+    """A BibTeX entry names a work as a bibliography does: a note with one is about that work."""
+    text = "### Paper:\n\nA New Method for Sharpening\n" + BODY + BIBTEX.format(more="")
+    assert found(run({GUIDE: text}, select={"KB005"})) == []
+    kb = KnowledgeBase(MemorySnapshot({GUIDE: text}), Config())  # type: ignore[arg-type]
+    doc = kb.document(GUIDE)
+    assert doc is not None and doc.work == "A New Method for Sharpening"
+
+
+@pytest.mark.parametrize(("path", "more"), [
+    (GUIDE, "@inproceedings{other2020,\n  title={Another Work},\n}\n"),  # two entries: a reference list
+    (LIVING, ""),  # a living document draws on many works, whatever it names at its top
+])
+def test_bibtex_names_no_work_when_there_are_several_or_in_a_living_document(path: str, more: str) -> None:
+    text = "### Paper:\n\nA New Method for Sharpening\n" + BODY + BIBTEX.format(more=more)
+    findings = found(run({path: text}, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
+
+
 def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
     from kbcheck.config import load_config
 

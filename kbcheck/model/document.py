@@ -54,6 +54,9 @@ _PLACEHOLDER = lazy(r"^<[A-Za-z_][\w-]*>$")
 #: (`推理部署指南 (2025)`) has no subtitle
 _WORK_TITLE = lazy(r"[^:：]*?\S(?::|：|\s[-–—]\s).*?\S(?:\s[-–—]{1,2}\s*|\s*[(（]\s*)(?:19|20)\d{2}\s*[)）]?\s*")
 _MAX_WORK_TITLE = 300  # no work's title is longer; the pattern never sees a long line
+#: a BibTeX entry and its title field: a work named as a bibliography names it, written to be copied
+_BIBTEX_ENTRY = lazy(r"^\s*@(?!string\b|preamble\b|comment\b)[A-Za-z]+\s*\{", re.MULTILINE | re.IGNORECASE)
+_BIBTEX_TITLE = lazy(r"^\s*title\s*=\s*[{\"](.+?)[}\"]?\s*,?\s*$", re.MULTILINE | re.IGNORECASE)
 _LABEL = lazy(
     r"^\s*(?:§\s*(?P<sec>\d+(?:\.\d+)*|[一二三四五六七八九十百零〇]+)"
     r"|(?P<num>\d+(?:\.\d+)*)(?:[.、．)]|\s|$)"
@@ -145,7 +148,8 @@ class Document:
     #: the frontmatter's `title`, when it has one (a file's title before its first heading)
     front_title: str = ""
     #: the work the file describes, named as a bibliography would (frontmatter `title` with
-    #: `authors`, or a title heading with a subtitle and its year: `# MapReduce: … -- 2004`), else ""
+    #: `authors`, the title of its one BibTeX entry, or a title heading with a subtitle and its year:
+    #: `# MapReduce: … -- 2004`), else ""
     work: str = ""
     #: its disable comments, one entry per rule each names, in line order (`kbcheck.model.disables`)
     directives: list[Directive] = field(default_factory=list)
@@ -459,6 +463,8 @@ class _Builder:
         self.own_refs: list[Ref] = []
         self.front_title = ""
         self.front_work = False
+        #: the titles of the BibTeX entries its code blocks hold ("" for an entry with no title)
+        self.bibtex: list[str] = []
         self.pending_disable: frozenset[str] = frozenset()
         self.directives: list[Directive] = []
         self.unread_comments: list[UnreadComment] = []
@@ -785,8 +791,11 @@ class _Builder:
                 self.quote_depth += 1
             elif t == "blockquote_close":
                 self.quote_depth -= 1
-            elif t in ("fence", "code_block") and self.claims:
-                self._code(tok)
+            elif t in ("fence", "code_block"):
+                if "@" in tok.content:
+                    self._bibtex(tok.content)
+                if self.claims:
+                    self._code(tok)
             elif t == "html_block" and tok.map is not None:
                 self._block_comments(tok)
             elif t == "front_matter":
@@ -831,6 +840,13 @@ class _Builder:
         if re.search(r"^title\s*:", content, re.MULTILINE):
             self.front_title = _front_title(content)
             self.front_work = bool(self.front_title) and bool(FRONT_KEY.search(content))
+
+    def _bibtex(self, content: str) -> None:
+        """The BibTeX entries of a code block, by title (`@article{key, title={…}, …}`)."""
+        starts = [m.start() for m in _BIBTEX_ENTRY.finditer(content)]
+        for begin, end in zip(starts, [*starts[1:], len(content)], strict=True):
+            title = _BIBTEX_TITLE.search(content, begin, end)
+            self.bibtex.append(" ".join(title.group(1).replace("{", "").replace("}", "").split()) if title else "")
 
     def _code(self, token: Token) -> None:
         """A code block or log: the numbers it shows are what the prose right before or after it
@@ -1028,6 +1044,8 @@ def parse_document(
     title = document.title_block()
     if builder.front_work:
         document.work = builder.front_title
+    elif len(builder.bibtex) == 1 and len(builder.bibtex[0]) <= _MAX_WORK_TITLE:
+        document.work = builder.bibtex[0]  # one BibTeX entry names the one work; several are a reference list
     elif title is not None and len(title.text) <= _MAX_WORK_TITLE and _WORK_TITLE.fullmatch(title.text.strip()):
         document.work = title.text.strip()
     return document

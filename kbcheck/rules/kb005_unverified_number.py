@@ -28,7 +28,8 @@ no level-1 heading), in a note that
 proposes it for a folder whose notes mostly name their work, or that is named
 as notes on one kind of work: `BookNotes/`, `paper-notes/`); the work named as a bibliography would
 (frontmatter `title` with `authors`, `venue`, `journal` or another of a
-bibliography's particulars, a title heading with subtitle and
+bibliography's particulars, the note's one BibTeX entry in a code block
+(`@article{…, title={…}}`; several are a reference list), a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
 exactly one work by its id. A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
