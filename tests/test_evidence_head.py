@@ -278,6 +278,31 @@ def test_bibtex_names_no_work_when_there_are_several_or_in_a_living_document(pat
     assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
 
 
+@pytest.mark.parametrize("cited", [
+    "Dropout cuts the error by 4.2% (Hinton et al., 2012).",
+    "Srivastava et al. (2014) report that dropout cuts the error by 4.2%.",
+    "As Emer and Clark (1984) measured, dropout cuts the error by 4.2%.",
+    "Dropout cuts the error by 4.2% (Liu, 2019).",
+    "Hinton 等人（2012）报告 dropout 让误差下降 4.2%。",
+])
+def test_an_author_date_citation_is_a_source(cited: str) -> None:
+    """Academic prose cites a work by its authors and year; the section beside it still needs its own."""
+    text = f"# Dropout notes\n\n## Cited\n\n{cited}\n\n## Ours\n\nOur dropout cuts the error by 1.5%.\n"
+    findings = found(run({LIVING: text}, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(LIVING, "1.5%")]
+
+
+@pytest.mark.parametrize("uncited", [
+    "Sales rose by 4.2% (March, 2024).",
+    "GPT-3 (2020) scores 4.2% higher.",
+    "Smith and colleagues found that dropout cuts the error by 4.2%.",
+])
+def test_a_date_a_model_year_or_an_unnamed_team_is_no_citation(uncited: str) -> None:
+    text = f"# Dropout notes\n\n## Cited\n\n{uncited}\n"
+    findings = found(run({LIVING: text}, select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(LIVING, "4.2%")]
+
+
 def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
     from kbcheck.config import load_config
 

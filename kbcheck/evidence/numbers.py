@@ -12,8 +12,8 @@ sources. A `[n]` marker in a block brings in the n-th reference entry at the
 block's level; in a guide (a note with one source), the work the note names
 (`Document.work`) and a reference list of exactly one work (by id) are among
 the file's own sources.
-Web links and links to documents of the knowledge base are sources without a
-card. KB001 asks the same levels what a trend section names for all its lines.
+Web links, links to documents of the knowledge base and author-date citations
+(`(Hinton et al., 2012)`) are sources without a card. KB001 asks the same levels what a trend section names for all its lines.
 
 KB006 compares a number tied to a card field when that level holds exactly
 one card; KB005 fires when no level has a source, or when every source at
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from kbcheck.evidence.head import NO_WORK, one_work, own_sources
-from kbcheck.evidence.labels import SOURCE_LABEL, SOURCE_LINE
+from kbcheck.evidence.labels import AUTHOR_DATE, SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.globs import matches
 from kbcheck.model.cards import frontmatter_fields
@@ -190,7 +190,14 @@ class _Levels:
     def _gather(self, blocks: Sequence[int]) -> Evidence:
         citations = tuple(c for i in blocks for c in self.resolved.block_citations[i])
         links = tuple(link for i in blocks for link in self.resolved.block_links[i])
-        return Evidence(citations, links)
+        return Evidence(citations, links + tuple(self._cited_by_author(blocks)))
+
+    def _cited_by_author(self, blocks: Sequence[int]) -> Iterator[Link]:
+        """The works the blocks cite by author and year (`(Hinton et al., 2012)`): sources without a card."""
+        for i in blocks:
+            block = self.doc.blocks[i]
+            for match in AUTHOR_DATE.finditer(block.text):
+                yield Link("work", match.group(0), block.line, match.start() + 1)
 
     def of_link(self, block: Block, ref_index: int) -> Evidence | None:
         """The source a link around the number points at, when it resolves to one."""

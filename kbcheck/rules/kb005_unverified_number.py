@@ -33,7 +33,8 @@ bibliography's particulars, the note's one BibTeX entry in a code block
 year, a `Meta Info` / `论文信息` section); a reference list that holds
 exactly one work by its id. A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
-links and links to notes or PDFs of the knowledge base are sources without a card; the card check applies
+links and links to notes or PDFs of the knowledge base and author-date citations
+(`(Hinton et al., 2012)`, `Emer and Clark (1984)`) are sources without a card; the card check applies
 when every source at that level is a card. Code, LaTeX math (`$…$`) and
 counts of things (`4 条`, `8 项材料`) hold no claim numbers.
 
