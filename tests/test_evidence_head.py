@@ -273,7 +273,7 @@ def test_a_note_with_one_bibtex_entry_names_that_work() -> None:
     (LIVING, ""),  # a living document draws on many works, whatever it names at its top
 ])
 def test_bibtex_names_no_work_when_there_are_several_or_in_a_living_document(path: str, more: str) -> None:
-    text = "### Paper:\n\nA New Method for Sharpening\n" + BODY + BIBTEX.format(more=more)
+    text = "### Paper:\n\nA New Method for Sharpening\n" + BODY + BIBTEX.format(more=more) + "\n```\nmail me @ home\n```\n"
     findings = found(run({path: text}, select={"KB005"}))
     assert [(p, subject) for _r, p, _l, subject in findings] == [(path, "4.2%")]
 

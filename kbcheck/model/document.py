@@ -844,7 +844,7 @@ class _Builder:
     def _bibtex(self, content: str) -> None:
         """The BibTeX entries of a code block, by title (`@article{key, title={…}, …}`)."""
         starts = [m.start() for m in _BIBTEX_ENTRY.finditer(content)]
-        for begin, end in zip(starts, [*starts[1:], len(content)], strict=True):
+        for begin, end in zip(starts, [*starts[1:], len(content)][:len(starts)], strict=True):
             title = _BIBTEX_TITLE.search(content, begin, end)
             self.bibtex.append(" ".join(title.group(1).replace("{", "").replace("}", "").split()) if title else "")
 
