@@ -22,8 +22,11 @@ from typing import Any, NoReturn
 
 from kbcheck.authors import identity_key
 from kbcheck.errors import ConfigError
+from kbcheck.findings import SEVERITIES
 from kbcheck.globs import matches
 from kbcheck.i18n import LANGS, Text, _
+from kbcheck.links.site import AUTO as AUTO_RENDERER
+from kbcheck.links.site import RENDERERS
 from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
@@ -160,8 +163,7 @@ class Config:
 
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
-SEVERITIES = ("error", "warning")
-LINK_RENDERERS = ("auto", "github", "obsidian", "mkdocs", "mdbook")
+LINK_RENDERERS = (AUTO_RENDERER, *RENDERERS)
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
 #: keys that are tables of tables: `kbcheck init` writes them last, and commented where they are empty
