@@ -232,5 +232,12 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
             target.discard()
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all (`atomic_file`): a reader never sees half a
+    file, and a failure leaves the old file as it was."""
+    with atomic_file(path) as target:
+        target.write(data)
+
+
 __all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes",
-           "terminate_as_interrupt", "work_tree_file"]
+           "terminate_as_interrupt", "work_tree_file", "write_atomically"]
