@@ -31,12 +31,6 @@ class Accepted:
     #: a path of the checked tree -> its path in the baseline's commit (renamed since)
     renamed: Mapping[str, str] = field(default_factory=dict)
 
-    def __bool__(self) -> bool:
-        return bool(self.fingerprints)
-
-    def __contains__(self, item: object) -> bool:
-        return item in self.fingerprints
-
     def matched(self, stamped: Sequence[Stamped], added: Mapping[str, set[int]] | None) -> set[int]:
         """The indices of `stamped` the baseline accepts."""
         if not self.fingerprints:

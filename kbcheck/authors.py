@@ -22,7 +22,7 @@ from kbcheck.i18n import _
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
-    from kbcheck.config import Config
+    from kbcheck.config import Author, Config
     from kbcheck.sources import Selection
 
 AUTHOR_ENV = "KBCHECK_AUTHOR"
@@ -59,22 +59,20 @@ def author_for_email(config: Config, email: str | None) -> str | None:
     only: `ſam@` (long s) is not `sam@`, as no mail server would deliver one
     to the other.
     """
-    if not email:
-        return None
-    wanted = identity_key(email)
-    for slug, author in config.authors.items():
-        if any(wanted == identity_key(known) for known in author.emails):
-            return slug
-    return None
+    return _author_by(config, email, lambda author: author.emails)
 
 
 def author_for_login(config: Config, login: str | None) -> str | None:
     """The configured author whose `logins` holds this forge login, or None (compared as e-mails are)."""
-    if not login:
+    return _author_by(config, login, lambda author: author.logins)
+
+
+def _author_by(config: Config, identity: str | None, known: Callable[[Author], tuple[str, ...]]) -> str | None:
+    if not identity:
         return None
-    wanted = identity_key(login)
+    wanted = identity_key(identity)
     for slug, author in config.authors.items():
-        if any(wanted == identity_key(known) for known in author.logins):
+        if any(wanted == identity_key(one) for one in known(author)):
             return slug
     return None
 

@@ -73,15 +73,6 @@ class BaselineError(KbcheckError):
     """The baseline file is missing, corrupt or unusable for this run."""
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and `os.replace`.
-
-    A reader never sees half a file, and a failure leaves the old file as it was.
-    """
-    with atomic_file(path) as target:
-        target.write(data)
-
-
 def baseline_path(repo: Repository, config: Config) -> Path:
     """The baseline file in the working tree; a `BaselineError` when a symlink or `.git` is on the way."""
     try:
@@ -280,5 +271,5 @@ def show_baseline(repo: Repository, config: Config, out: TextIO, lang: str = "en
 
 __all__ = [
     "Baseline", "BaselineError", "accepted_fingerprints", "baseline_path", "findings_at",
-    "parse_baseline", "read_baseline", "show_baseline", "update_baseline", "write_atomically",
+    "parse_baseline", "read_baseline", "show_baseline", "update_baseline",
 ]

@@ -106,7 +106,7 @@ def write_report(options: CheckOptions, report: Report, rules: Mapping[str, Rule
     else:
         render(options.format, report, rules, target, color=color, lang=lang)
     if options.output:
-        from kbcheck.baseline import write_atomically
+        from kbcheck.files import write_atomically
 
         assert isinstance(target, io.StringIO)
         write_atomically(Path(options.output).absolute(), target.getvalue().encode("utf-8"))

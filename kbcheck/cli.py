@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from kbcheck.arguments import ArgumentParser
+from kbcheck.color import CHOICES as COLOR_CHOICES
 from kbcheck.commands import run_command
 from kbcheck.reporters import CHECK_FORMATS
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _Options = TypeVar("_Options", bound="DataclassInstance")
-
 
 
 class _Version(argparse.Action):
@@ -117,7 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--show-settings", action="store_true",
                        help="print the merged configuration, and check nothing")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notices or progress")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+    check.add_argument("--color", choices=COLOR_CHOICES, default="auto",
                        help="colour the text output (default: auto, on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
     check.add_argument("--lang", metavar="zh|en",
                        help="language of messages, notices and errors (default: lang in .kbcheck.toml, else en); "

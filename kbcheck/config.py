@@ -22,8 +22,11 @@ from typing import Any, NoReturn
 
 from kbcheck.authors import identity_key
 from kbcheck.errors import ConfigError
+from kbcheck.findings import SEVERITIES
 from kbcheck.globs import matches
 from kbcheck.i18n import LANGS, Text, _
+from kbcheck.links.site import AUTO as AUTO_RENDERER
+from kbcheck.links.site import RENDERERS
 from kbcheck.patterns import HeadingRegex
 from kbcheck.rules import rule_ids
 
@@ -160,8 +163,7 @@ class Config:
 
 CONFIG_FILE = ".kbcheck.toml"
 PYPROJECT = "pyproject.toml"
-SEVERITIES = ("error", "warning")
-LINK_RENDERERS = ("auto", "github", "obsidian", "mkdocs", "mdbook")
+LINK_RENDERERS = (AUTO_RENDERER, *RENDERERS)
 REFERENCE_KINDS = ("arxiv", "doi", "repo")
 AUTHOR_KEYS = ("emails", "logins", "role")
 #: keys that are tables of tables: `kbcheck init` writes them last, and commented where they are empty
@@ -205,22 +207,22 @@ def load_config(root: Path, config_file: str | Path | None = None, overrides: Se
 
     def read_from_disk(rel: str) -> bytes | None:
         path = root / rel if not Path(rel).is_absolute() else Path(rel)
-        return _read(path, rel) if path.exists() else None
+        return read_config_file(path, rel) if path.exists() else None
 
     if config_file is not None:
         path = Path(config_file)
         name = _display_name(root, path)
         if not path.exists():
             raise ConfigError(_("config file {name} not found", name=repr(name)))
-        return _parse(_read(path, name), name, pyproject=path.name == PYPROJECT, required=True,
+        return _parse(read_config_file(path, name), name, pyproject=path.name == PYPROJECT, required=True,
                       read_extended=read_from_disk, overrides=options)
     own = root / CONFIG_FILE
     if own.exists() or own.is_symlink():
-        return _parse(_read(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True,
+        return _parse(read_config_file(own, CONFIG_FILE, follow=False), CONFIG_FILE, pyproject=False, required=True,
                       read_extended=read_from_disk, overrides=options)
     pyproject = root / PYPROJECT
     if pyproject.exists() or pyproject.is_symlink():
-        return _parse(_read(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False,
+        return _parse(read_config_file(pyproject, PYPROJECT, follow=False), PYPROJECT, pyproject=True, required=False,
                       read_extended=read_from_disk, overrides=options)
     return _validate(options, where="--config", source="--config") if options else Config()
 
@@ -316,7 +318,7 @@ def _display_name(root: Path, path: Path) -> str:
         return str(path)
 
 
-def _read(path: Path, name: str, *, follow: bool = True) -> bytes:
+def read_config_file(path: Path, name: str, *, follow: bool = True) -> bytes:
     """The bytes of a regular file, at most `MAX_CONFIG_BYTES`; never a FIFO, a device or a folder.
 
     `follow=False` refuses a symlink: the configuration at the root of the

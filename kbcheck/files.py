@@ -188,6 +188,10 @@ def write_replacing(path: Path, data: bytes, **how: Any) -> bool:
     return put_in_place(fd, temp, path, data, **how)
 
 
+def _cannot_write(path: Path, exc: OSError) -> KbcheckError:
+    return KbcheckError(_("cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc)))
+
+
 class AtomicFile:
     """A file written whole or not at all: `write` fills a temporary file in the target's folder,
     `os.replace` puts it in place. Open it before a long computation, so that the folder is
@@ -204,7 +208,7 @@ class AtomicFile:
         try:
             put_in_place(fd, self._temp, self.path, data)
         except OSError as exc:
-            raise KbcheckError(_("cannot write {path}: {reason}", path=str(self.path), reason=exc.strerror or str(exc))) from None
+            raise _cannot_write(self.path, exc) from None
 
     def discard(self) -> None:
         if self._fd is not None:
@@ -222,7 +226,7 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
         folder.mkdir(parents=True, exist_ok=True)
         fd, temp = temporary_beside(path)
     except OSError as exc:
-        raise KbcheckError(_("cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc))) from None
+        raise _cannot_write(path, exc) from None
     target = AtomicFile(path, temp, fd)
     try:
         with terminate_as_interrupt():
@@ -232,5 +236,12 @@ def atomic_file(path: Path) -> Iterator[AtomicFile]:
             target.discard()
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all (`atomic_file`): a reader never sees half a
+    file, and a failure leaves the old file as it was."""
+    with atomic_file(path) as target:
+        target.write(data)
+
+
 __all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes",
-           "terminate_as_interrupt", "work_tree_file"]
+           "terminate_as_interrupt", "work_tree_file", "write_atomically"]

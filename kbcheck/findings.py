@@ -9,12 +9,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from kbcheck.printable import printable_data
 
 Severity = Literal["error", "warning"]
-SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1}
+#: the severities, most severe first
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from kbcheck import git
-from kbcheck.config import CONFIG_FILE, PYPROJECT, Config, config_from_bytes
+from kbcheck.config import CONFIG_FILE, PYPROJECT, Config, config_from_bytes, read_config_file
 from kbcheck.errors import ConfigError, PolicyError
 from kbcheck.i18n import _
 from kbcheck.snapshots import missing_blobs
@@ -69,9 +69,9 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
         try:
             rel = path.relative_to(repo.root).as_posix()
         except ValueError:
-            from_disk = _read_outside(path, config_file)
+            from_disk = read_config_file(path, config_file)
             return config_from_bytes(from_disk, config_file, pyproject=path.name == PYPROJECT,
-                                     read_extended=lambda name: _read_outside(Path(name), name))
+                                     read_extended=lambda name: read_config_file(Path(name), name))
         data = _file_at(repo, rev, rel)
         if data is None:
             raise PolicyError(_("config file {name} does not exist at {rev}, the trusted side of this change",
@@ -84,15 +84,6 @@ def _config_at(repo: git.Repository, rev: str, config_file: str | None) -> Confi
     if data is not None:
         return config_from_bytes(data, PYPROJECT, pyproject=True, read_extended=at_rev)
     return Config()
-
-
-def _read_outside(path: Path, name: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(_("cannot read config file {name}: {reason}", name=repr(name), reason=exc.strerror or str(exc))) from None
-
-
 def trusted_config(repo: git.Repository, current: Config, base: str | None, config_file: str | None) -> Config:
     """KB007's policy: the configuration at `base`, or `current` when there is no base (no change,
     or the first commit)."""

@@ -10,6 +10,7 @@ to a terminal: the text report and the notices.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from kbcheck.regex import lazy
@@ -87,3 +88,8 @@ def printable_path(path: str) -> str:
         else:
             out.append(chr(byte))
     return '"' + "".join(out) + '"'
+
+
+def cells(text: str) -> int:
+    """How many terminal cells `text` takes: wide and full-width (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)

@@ -255,10 +255,6 @@ UNTRANSLATED = {
     ("kbcheck/cache.py", "ValueError", "cache namespace must be"): "a programming error (namespaces are constants)",
     ("kbcheck/config.py", "TypeError", "no TOML form for"): "a programming error in the defaults `kbcheck init` writes",
     ("kbcheck/model/plain.py", "TypeError", "only `X | None` unions"): "a programming error in a cached type",
-    ("kbcheck/reporters/streamed.py", "TypeError", "Object of type "): "json.dumps' own words, for a report "
-                                                                      "field that is no JSON (a programming error)",
-    ("kbcheck/reporters/streamed.py", "TypeError", "keys must be str"): "json.dumps' own words, for a report "
-                                                                       "key that is no JSON (a programming error)",
     ("kbcheck/model/plain.py", "TypeError", ""): "a programming error in a cached type",
     ("kbcheck/model/plain.py", "ValueError", "not a cached tuple of"): "a stale cache entry, read as a cache miss",
     ("kbcheck/model/plain.py", "ValueError", "not a cached "): "a stale cache entry, read as a cache miss",

@@ -375,3 +375,22 @@ def test_a_piped_commit_through_the_shell_hook_is_blocked(git_repo: GitRepo) -> 
                             capture_output=True, text=True, env={**git_repo.env, "PATH": path}, check=False)
     assert "KB007" in result.stdout
     assert git_repo.head() == before, "the commit went in"
+
+
+def test_a_trusted_config_file_outside_the_repository_is_read_as_the_working_trees_is(
+        git_repo: GitRepo, tmp_path: Path) -> None:
+    """A `--config` outside the repository is the operator's own: the policy reads it with the
+    limits `load_config` reads it with, so a FIFO is refused at once rather than waited on."""
+    from kbcheck import git
+    from kbcheck.errors import ConfigError
+    from kbcheck.policy import config_at
+
+    git_repo.commit_files({"notes.md": "# n\n"}, "kb")
+    repo = git.open_repository(git_repo.path)
+    outside = tmp_path / "outside.toml"
+    outside.write_text('lang = "en"\n', encoding="utf-8")
+    assert config_at(repo, "HEAD", str(outside)).lang == "en"
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        config_at(repo, "HEAD", str(fifo))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TextIO
 
 from kbcheck.commands import configuration, message_lang, repository
 from kbcheck.errors import KbcheckError
+from kbcheck.printable import cells
 
 
 def run_rules(config_file: str | None, out: TextIO) -> int:
@@ -33,16 +33,11 @@ def run_rules(config_file: str | None, out: TextIO) -> int:
         enabled = _("no") if rule.id in config.ignore else _("yes")
         summary = rule.summary if lang == "en" else catalog(lang).gettext(rule.summary)  # its doc's first paragraph
         rows.append((rule.id, rule.name, say(severity, lang), say(enabled, lang), summary))
-    widths = [max(_width(row[i]) for row in rows) for i in range(4)]
+    widths = [max(cells(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        cells = [cell + " " * (widths[i] - _width(cell)) for i, cell in enumerate(row[:4])]
-        print("  ".join(cells) + "  " + row[4], file=out)
+        padded = [cell + " " * (widths[i] - cells(cell)) for i, cell in enumerate(row[:4])]
+        print("  ".join(padded) + "  " + row[4], file=out)
     return 0
-
-
-def _width(text: str) -> int:
-    """Columns `text` takes on a terminal: a wide (CJK) character takes two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 __all__ = ["run_rules"]

@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from kbcheck.findings import Report
     from kbcheck.rules.base import Rule
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab")
-#: `check`'s formats: `full` is the text format with each finding's source lines, written where the
-#: checked files can be read (`kbcheck.check_output`, `kbcheck.reporters.full`)
-CHECK_FORMATS = ("text", "full", "json", "sarif", "github", "gitlab")
-
 #: format name -> module under kbcheck.reporters (a module named `json` would shadow the stdlib)
 _MODULES = {
     "text": "text",
@@ -32,6 +27,10 @@ _MODULES = {
     "github": "github",
     "gitlab": "gitlab",
 }
+FORMATS = tuple(_MODULES)
+#: `check`'s formats: `full` is the text format with each finding's source lines, written where the
+#: checked files can be read (`kbcheck.check_output`, `kbcheck.reporters.full`)
+CHECK_FORMATS = ("text", "full", *FORMATS[1:])
 
 
 class _Renderer(Protocol):

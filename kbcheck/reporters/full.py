@@ -15,11 +15,10 @@ or one whose file cannot be read, is its line alone.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck.printable import for_terminal
+from kbcheck.printable import cells, for_terminal
 from kbcheck.reporters.text import format_finding, write_summary
 
 if TYPE_CHECKING:
@@ -30,11 +29,6 @@ if TYPE_CHECKING:
 MAX_LINES = 5
 #: how much of a long line is shown
 MAX_WIDTH = 200
-
-
-def cells(text: str) -> int:
-    """How many terminal cells `text` takes: wide and full-width characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 def context(finding: Finding, lines: list[str]) -> list[str]:

@@ -43,13 +43,13 @@ def artifact_uri(path: str) -> str:
 
 
 def _rule_descriptor(rule: Rule) -> dict[str, object]:
+    described = rule.doc or rule.summary or rule.name
     return {
         "id": rule.id,
         "name": rule.name,
         "shortDescription": {"text": rule.summary or rule.name},
-        "fullDescription": {"text": rule.doc or rule.summary or rule.name},
-        "help": {"text": rule.doc or rule.summary or rule.name,
-                 "markdown": rule.doc or rule.summary or rule.name},
+        "fullDescription": {"text": described},
+        "help": {"text": described, "markdown": described},
         "helpUri": rule_doc_url(rule.id, rule.name),
         "defaultConfiguration": {"level": rule.severity},
     }
