@@ -27,7 +27,11 @@ sources already (`Document.source_refs`):
   mostly name their work at the head): the title heading names it when no other
   shape names anything (a head naming several works still names none);
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
-  names it (a file, or the work's title).
+  names it (a file, or the work's title);
+- `one-reference`: the note's reference list holds exactly one work: one id (however many
+  entries cite it, and no web page), or one entry that links web pages only (the work's
+  page, its PDF, a translation; `listed_work`). A link to another note of the knowledge
+  base there is a "see also", not the note's source.
 
 All the shapes a note shows together must name exactly one work: a head that
 cites two papers, or links a paper's page and a blog post, or a `Source:` line
@@ -42,6 +46,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LINE
+from kbcheck.model.document import REFERENCE
 from kbcheck.model.knowledge_base import Link
 from kbcheck.model.particulars import BYLINE, SECTION
 from kbcheck.regex import lazy
@@ -176,6 +181,22 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if works or len(name) < _MIN_TITLE:
         return NO_WORK
     return Head(tuple(shapes), (), (Link("work", name, at, 1),))
+
+
+def listed_work(doc: Document, resolved: Resolved) -> list[int]:
+    """The blocks of the note's reference lists when they hold exactly one work (`one-reference`):
+    one id and no web page, or one entry (a top-level item, its nested items included) linking
+    web pages only, with at most one id beside them; else none."""
+    blocks = [i for section in doc.sections if section.role == REFERENCE
+              for i in section.blocks if doc.blocks[i].kind != "heading"]
+    citations = {(c.kind, c.id) for i in blocks for c in resolved.block_citations[i]}
+    links = [link for i in blocks for link in resolved.block_links[i]]
+    if not links:
+        return blocks if len(citations) == 1 else []
+    entries = [i for i in blocks if doc.blocks[i].depth == 0]
+    if len(entries) == 1 and len(citations) <= 1 and all(link.kind == "url" for link in links):
+        return blocks
+    return []
 
 
 def _first_heading(doc: Document) -> Block | None:

@@ -28,7 +28,8 @@ proposes it for a folder whose notes mostly name their work); the work named as 
 (frontmatter `title` with `authors`, `venue`, `journal` or another of a
 bibliography's particulars, a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
-exactly one work by its id. A living document or a brief is never read so:
+exactly one work (by its id, or as one entry that links web pages only: the
+work's page, a translation; a link there to another note is a "see also"). A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
 links and links to notes or PDFs of the knowledge base are sources without a card; the card check applies
 when every source at that level is a card. Code, LaTeX math (`$…$`) and
