@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
-from kbcheck.digest.chronology import as_date
+from kbcheck.digest.chronology import AddedDays, as_date
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
@@ -146,7 +146,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
 
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
-    note_cautions = NoteCautions(head_kb, config, as_date(head_date))
+    note_cautions = NoteCautions(head_kb, config, as_date(head_date), AddedDays(repo, base, head))
     contradictions = Contradictions(head_kb)
     for item in items:
         item.status = item_status(item.ids, statuses)
