@@ -72,12 +72,15 @@ class NearCopies:
         self.existed = existed
         self.added = added
         self._index: dict[int, list[str]] | None = None
+        self._lines: dict[str, set[str]] = {}
+        self._sigs: dict[str, tuple[int, list[int]] | None] = {}
 
     def _sig(self, path: str) -> tuple[int, list[int]] | None:
-        value = self.kb.facts.fact(_FACTS, path, _KEY, _signature)
-        if isinstance(value, (tuple, list)) and len(value) == 2:
-            return int(value[0]), [int(h) for h in value[1]]
-        return None
+        if path not in self._sigs:
+            value = self.kb.facts.fact(_FACTS, path, _KEY, _signature)
+            ok = isinstance(value, (tuple, list)) and len(value) == 2
+            self._sigs[path] = (int(value[0]), [int(h) for h in value[1]]) if ok else None  # type: ignore[index]
+        return self._sigs[path]
 
     def _built(self) -> dict[int, list[str]]:
         if self._index is None:
@@ -96,15 +99,20 @@ class NearCopies:
             return None
         index = self._built()
         candidates = sorted({other for h in sig[1] for other in index.get(h, ()) if other != path})
-        if not candidates:
-            return None
-        text = self.kb.text(path)
-        mine = body_lines(text) if text is not None else set()
         for other in candidates:
-            other_text = self.kb.text(other)
-            if other_text is not None and near_copies(mine, body_lines(other_text)) and self._first(other, path):
+            theirs = self._sig(other)
+            # the lines they share are at most the smaller count: too different in length, no copies
+            if theirs is None or min(sig[0], theirs[0]) < SHARE * max(sig[0], theirs[0]):
+                continue
+            if near_copies(self._lines_of(path), self._lines_of(other)) and self._first(other, path):
                 return other
         return None
+
+    def _lines_of(self, path: str) -> set[str]:
+        if path not in self._lines:
+            text = self.kb.text(path)
+            self._lines[path] = body_lines(text) if text is not None else set()
+        return self._lines[path]
 
     def _first(self, other: str, path: str) -> bool:
         """Whether `other` is the original of the pair (module docstring)."""
