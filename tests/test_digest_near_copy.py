@@ -17,7 +17,7 @@ CONFIG = mapping(["overview/*.md"], ["notes/**/*.md"])
 OVERVIEW = "# Overview\n\n## Hardware\n\nChips and how they got faster.\n"
 
 LECTURE = """Title: A golden age for chips
-Date: 2020-01-20 22:08
+Date: 2026-10-01 22:08
 Status: draft
 Summary: Why specialised chips are back.
 

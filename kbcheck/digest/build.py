@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
-from kbcheck.digest.chronology import AddedDays, as_date
+from kbcheck.digest.chronology import AddedDays, as_date, restored_day
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
@@ -63,6 +63,19 @@ def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Find
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
     return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
+
+
+def index_page(kb: KnowledgeBase, path: str) -> bool:
+    """Whether the note is a list of links to notes (`layout_detect.is_link_list`, cached by blob id)
+    that names no one work at its head (a paper note whose body is its reference list is a note)."""
+    from kbcheck.digest.items import ITEM_FACTS, front_fields
+    from kbcheck.evidence.head import one_work
+    from kbcheck.layout_detect import is_link_list
+
+    if kb.facts.fact(ITEM_FACTS, path, "link-list-1", is_link_list) is not True:
+        return False
+    doc = kb.document(path)
+    return doc is not None and not one_work(doc, kb.resolve(path), front_fields(kb, path), path).shapes
 
 
 def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, lang: str) -> str:
@@ -158,6 +171,11 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.backfilled, item.reason = True, backfilled
         if item.change == ADDED and item.kind in (GUIDE, BRIEF):
             item.copy_of = copies.original_of(item.path)
+            day = restored_day(head_kb, item.path, added_days.of(item.path) or as_date(head_date),
+                               config.restored_age_years)
+            item.restored = day.isoformat() if day is not None else None
+        if (item.change == ADDED or item.old_path is not None) and item.kind in (GUIDE, BRIEF):
+            item.index_page = index_page(head_kb, item.path)
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang))
@@ -208,4 +226,4 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     )
 
 
-__all__ = ["build_digest", "findings_in", "living_reason"]
+__all__ = ["build_digest", "findings_in", "index_page", "living_reason"]

@@ -20,6 +20,7 @@ import itertools
 import re
 import statistics
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kbcheck import git
@@ -137,6 +138,27 @@ class AddedDays:
         return self._days.get(path)
 
 
+def restored_day(kb: KnowledgeBase, path: str, added: dt.date | None, years: int) -> dt.date | None:
+    """The note's own date (its fields, else a whole date in its file name, `2018-05-01-….md`) when it
+    is more than `years` before the day the note was added: a backup or a migration bringing back
+    old notes, not news."""
+    from kbcheck.evidence.head import FILE_DATE
+
+    own = note_date(kb, path, None)
+    if own is None:
+        found = FILE_DATE.search(PurePosixPath(path).stem)
+        own = as_date(_dashed(found.group(0))) if found is not None else None
+    if own is None or added is None or (added - own).days <= years * 365.25:
+        return None
+    return own
+
+
+def _dashed(digits: str) -> str:
+    """`20180501`, `2018_05_01` or `2018.05.01` as `2018-05-01`."""
+    plain = re.sub(r"\D", "", digits)
+    return f"{plain[:4]}-{plain[4:6]}-{plain[6:8]}"
+
+
 def as_date(value: object) -> dt.date | None:
     """A date from a YAML date or an ISO text (`2026-04-20`, `2026-04-20T12:00:00+00:00`)."""
     if isinstance(value, dt.datetime):
@@ -211,4 +233,4 @@ class Chronology:
         return [current_period(sections, day, doc) for doc, sections in sorted(self.indexes.items())]
 
 
-__all__ = ["DATE_FIELDS", "AddedDays", "Chronology", "as_date", "chronological_sections", "current_period", "heading_date", "note_date"]
+__all__ = ["DATE_FIELDS", "AddedDays", "Chronology", "as_date", "chronological_sections", "current_period", "heading_date", "note_date", "restored_day"]
