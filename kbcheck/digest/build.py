@@ -171,7 +171,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.backfilled, item.reason = True, backfilled
         if item.change == ADDED and item.kind in (GUIDE, BRIEF):
             item.copy_of = copies.original_of(item.path)
-            day = restored_day(head_kb, item.path, added_days.of(item.path) or as_date(head_date),
+            day = restored_day(head_kb, item.path, lambda path: added_days.of(path) or as_date(head_date),
                                config.restored_age_years)
             item.restored = day.isoformat() if day is not None else None
         if (item.change == ADDED or item.old_path is not None) and item.kind in (GUIDE, BRIEF):

@@ -19,6 +19,7 @@ import datetime as dt
 import itertools
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -138,9 +139,9 @@ class AddedDays:
         return self._days.get(path)
 
 
-def restored_day(kb: KnowledgeBase, path: str, added: dt.date | None, years: int) -> dt.date | None:
+def restored_day(kb: KnowledgeBase, path: str, added: Callable[[str], dt.date | None], years: int) -> dt.date | None:
     """The note's own date (its fields, else a whole date in its file name, `2018-05-01-….md`) when it
-    is more than `years` before the day the note was added: a backup or a migration bringing back
+    is more than `years` before the day the note was added (`added`, asked only of a dated note): a backup or a migration bringing back
     old notes, not news."""
     from kbcheck.evidence.head import FILE_DATE
 
@@ -148,7 +149,10 @@ def restored_day(kb: KnowledgeBase, path: str, added: dt.date | None, years: int
     if own is None:
         found = FILE_DATE.search(PurePosixPath(path).stem)
         own = as_date(_dashed(found.group(0))) if found is not None else None
-    if own is None or added is None or (added - own).days <= years * 365.25:
+    if own is None:
+        return None
+    day = added(path)
+    if day is None or (day - own).days <= years * 365.25:
         return None
     return own
 
