@@ -28,10 +28,11 @@ sources already (`Document.source_refs`):
   shape names anything (a head naming several works still names none);
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
   names it (a file, or the work's title);
-- `one-reference`: the note's reference list holds exactly one work: one id (however many
-  entries cite it, and no web page), or one entry that links web pages only (the work's
-  page, its PDF, a translation; `listed_work`). A link to another note of the knowledge
-  base there is a "see also", not the note's source.
+- `one-reference` (read at the file level of KB005's evidence, `listed_work`, not by
+  `one_work`): the note's reference list holds exactly one work: one id (however many entries
+  cite it, and no web page), or one entry that links web pages only (the work's page, its PDF,
+  a translation). A link to another note of the knowledge base there is a "see also", not the
+  note's source.
 
 All the shapes a note shows together must name exactly one work: a head that
 cites two papers, or links a paper's page and a blog post, or a `Source:` line
