@@ -16,6 +16,7 @@ from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import AddedDays, as_date, restored_day
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
+from kbcheck.digest.index_page import index_page
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
@@ -63,19 +64,6 @@ def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Find
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
     return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
-
-
-def index_page(kb: KnowledgeBase, path: str) -> bool:
-    """Whether the note is a list of links to notes (`layout_detect.is_link_list`, cached by blob id)
-    that names no one work at its head (a paper note whose body is its reference list is a note)."""
-    from kbcheck.digest.items import ITEM_FACTS, front_fields
-    from kbcheck.evidence.head import one_work
-    from kbcheck.layout_detect import is_link_list
-
-    if kb.facts.fact(ITEM_FACTS, path, "link-list-1", is_link_list) is not True:
-        return False
-    doc = kb.document(path)
-    return doc is not None and not one_work(doc, kb.resolve(path), front_fields(kb, path), path).shapes
 
 
 def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, lang: str) -> str:
@@ -226,4 +214,4 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     )
 
 
-__all__ = ["build_digest", "findings_in", "index_page", "living_reason"]
+__all__ = ["build_digest", "findings_in", "living_reason"]

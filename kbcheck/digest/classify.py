@@ -26,7 +26,7 @@
 Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
 by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their body lines
 (`kbcheck.digest.near_copy`), restored notes by their own date (`chronology.restored_day`,
-`restored-age-years`), index pages by init's test for a list (`layout_detect.is_link_list`): rows
+`restored-age-years`), index pages by init's test for a list (`digest.index_page`): rows
 of kbcheck's own. A knowledge base with no living
 document (`knowledge` empty, or matching no file at head) has nowhere to fold a note: its new
 and changed notes are notes to read (review), except one that links a living document still to
