@@ -72,6 +72,7 @@ DEFAULTS: dict[str, Any] = {
     ],
     "low-citation-threshold": 5,
     "backfill-age-years": 3,
+    "restored-age-years": 1,
     "scope-categories": [],
     "lang": "zh",
     "baseline": ".kbcheck/baseline.json",
@@ -123,6 +124,7 @@ class Config:
     volatile_fields: tuple[str, ...] = tuple(DEFAULTS["volatile-fields"])
     low_citation_threshold: int = 5
     backfill_age_years: int = 3
+    restored_age_years: int = 1
     scope_categories: tuple[str, ...] = ()
     lang: str = "zh"
     baseline: str = ".kbcheck/baseline.json"
@@ -174,7 +176,7 @@ _GLOB_LISTS = ("knowledge", "paper-cards", "repo-cards", "guides", "briefs", "ma
 _STRING_LISTS = ("uncertainty-markers", "volatile-fields", "scope-categories")
 _REGEXES = ("reference-heading", "trend-heading", "open-question-heading", "no-home-heading")
 #: integer keys and their smallest allowed value (a zero size limit would skip every file)
-_COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "max-file-size": 1}
+_COUNTS = {"low-citation-threshold": 0, "backfill-age-years": 0, "restored-age-years": 1, "max-file-size": 1}
 #: a slug becomes a folder name in role globs: no separators, no glob syntax
 _SLUG = re.compile(r"[^\s/\\*?\[\]!{}]+")
 #: a configuration is a short hand-written file: larger sizes are refused before any work
@@ -786,6 +788,8 @@ _COMMENTS = {
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",
     "backfill-age-years": "a new paper card whose paper is older than this at its collection date is the collector back-filling (a review item)",
+    "restored-age-years": ("a new note dated more than this before the commit that added it is restored "
+                           "material, not news (a review item)"),
     "scope-categories": "paper categories the digest treats as in scope; empty: every category",
     "lang": "the knowledge base's language, \"zh\" or \"en\": the digest's, and kbcheck's messages' when set here",
     "baseline": "committed file holding the baseline commit and the accepted findings",

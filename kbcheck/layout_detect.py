@@ -92,6 +92,15 @@ def prose_share(text: str) -> float:
     return prose / total if total else 0.0
 
 
+def is_link_list(text: str) -> bool:
+    """A list of links to notes, as init tells an index that is a list: at least `INDEX_MIN_LINKS`
+    relative links to markdown files and less than `LIST_MAX_PROSE` of its text in prose (the
+    digest's test for an index page moved among the notes, whose links may no longer resolve)."""
+    notes = [href for href in _links(text) if "://" not in href
+             and href.split("#", 1)[0].split("?", 1)[0].lower().endswith(".md")]
+    return len(notes) >= INDEX_MIN_LINKS and prose_share(text) < LIST_MAX_PROSE
+
+
 def _linked_notes(path: str, text: str, notes: set[str]) -> set[str]:
     folder = posixpath.dirname(path)
     linked: set[str] = set()
@@ -275,4 +284,4 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     return detected
 
 
-__all__ = ["Detected", "detect", "prose_share"]
+__all__ = ["Detected", "detect", "is_link_list", "prose_share"]

@@ -115,3 +115,34 @@ def test_two_notes_of_one_paper_under_one_long_title_are_no_twins(git_repo: GitR
     warnings = _cautions(git_repo, {SEQ: paper(long, "2609.04109")}, {"papers/again/README.md": paper(long, "2609.04109")},
                          capsys)
     assert not [w for w in warnings["papers/again/README.md"] if "two titles" in w]
+
+
+def _dated_cautions(repo: GitRepo, note: str, added_on: str, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The note added in a commit of `added_on`, then the overview rewritten in a later commit (a
+    roll-back, a batch edit of the living documents): the head commit's day is not the note's."""
+    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW})
+    base = repo.commit_all("base", author="tom", date="2019-01-01T10:00:00+00:00")
+    repo.write_many({"papers/old/README.md": note})
+    repo.commit_all("note", author="tom", date=added_on)
+    repo.write_many({"overview/a.md": OVERVIEW + "\n## Decoding\n\nBeam search.\n"})
+    repo.commit_all("overview", author="tom")  # dated 2026-10-29
+    assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    return [w for i in items if i["path"] == "papers/old/README.md" for w in i["warnings"] if w.startswith("back-filled")]
+
+
+def test_a_note_without_a_date_is_dated_by_the_commit_that_added_it(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _dated_cautions(git_repo, paper("Attention Everywhere", "1706.03762"), "2019-03-01T10:00:00+00:00",
+                           capsys) == []
+
+
+def test_a_note_added_years_after_its_paper_is_back_filled_at_its_adding_commit(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _dated_cautions(git_repo, paper("Attention Everywhere", "1706.03762"), "2024-03-01T10:00:00+00:00",
+                           capsys) == [
+        "back-filled: the paper is from 2017-06, noted 2024-03-01 (more than 3 years later); "
+        "not news, and newer work may have overtaken it"]
+
+
+def test_a_metadata_header_date_is_the_note_own_date(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    headed = "Title: Attention Everywhere\nDate: 2018-01-05 10:00\n\n" + paper("Attention Everywhere", "1706.03762")
+    assert _dated_cautions(git_repo, headed, "2024-03-01T10:00:00+00:00", capsys) == []

@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.digest.cards import card_cautions
-from kbcheck.digest.chronology import as_date
+from kbcheck.digest.chronology import AddedDays, as_date, restored_day
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
+from kbcheck.digest.index_page import index_page
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.moves import paired_moves
+from kbcheck.digest.near_copy import NearCopies
 from kbcheck.digest.new_page import new_pages
 from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
@@ -37,7 +39,7 @@ from kbcheck.digest.relation import (
 )
 from kbcheck.engine import RunOptions, check, rule_kind
 from kbcheck.model.cards import PAPER
-from kbcheck.model.knowledge_base import KnowledgeBase
+from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
 from kbcheck.rules import all_rules
 from kbcheck.snapshots import missing_blobs, tree_snapshot
 from kbcheck.sources import Selection
@@ -146,13 +148,22 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
 
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
-    note_cautions = NoteCautions(head_kb, config, as_date(head_date))
+    added_days = AddedDays(repo, base, head)
+    note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days)
+    copies = NearCopies(head_kb, lambda path: base_kb.snapshot.blob_id(path) is not None, added_days)
     contradictions = Contradictions(head_kb)
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
         if backfilled is not None:
             item.backfilled, item.reason = True, backfilled
+        if item.change == ADDED and item.kind in (GUIDE, BRIEF):
+            item.copy_of = copies.original_of(item.path)
+            day = restored_day(head_kb, item.path, lambda path: added_days.of(path) or as_date(head_date),
+                               config.restored_age_years)
+            item.restored = day.isoformat() if day is not None else None
+        if (item.change == ADDED or item.old_path is not None) and item.kind in (GUIDE, BRIEF):
+            item.index_page = index_page(head_kb, item.path)
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang))

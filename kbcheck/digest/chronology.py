@@ -3,7 +3,8 @@
 section, not in the section whose words it shares: the digest proposes that section, or, when the
 index has none for the period yet, a new one named in the style of its newest.
 
-The period is the note's own date (frontmatter `date`, `created`, `added`, `collected`), else the
+The period is the note's own date (frontmatter or metadata header `date`, `created`, `added`,
+`collected`), else the
 date of the digest's head commit. A document is such an index when at least three of its sections,
 and 60 % of those with a heading, are headed by a date that lists material (they cite or link
 something); the finest unit three of them carry (day, month, year) is the period, and those
@@ -18,14 +19,18 @@ import datetime as dt
 import itertools
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from kbcheck import git
 from kbcheck.model.document import inline_text
 from kbcheck.regex import lazy
 from kbcheck.suggest.rank import Suggestion
 
 if TYPE_CHECKING:
+    from kbcheck.git import Repository
     from kbcheck.model.knowledge_base import KnowledgeBase
     from kbcheck.suggest.index import Section, SectionIndex
 
@@ -95,16 +100,67 @@ def chronological_sections(index: SectionIndex, doc: str) -> list[Dated] | None:
 
 
 def note_date(kb: KnowledgeBase, path: str, fallback: dt.date | None) -> dt.date | None:
-    """The note's own date from its frontmatter, else `fallback`."""
+    """The note's own date from its frontmatter or metadata header (`Date: …` on top), else `fallback`."""
+    from kbcheck.digest.gist import header_fields
     from kbcheck.digest.items import front_fields
 
     fields = front_fields(kb, path)
+    if fields is None:
+        text = kb.text(path)
+        fields = header_fields(text) if text is not None else {}
     for name in DATE_FIELDS:
-        value = (fields or {}).get(name)
+        value = fields.get(name)
         found = as_date(value)
         if found is not None:
             return found
     return fallback
+
+
+class AddedDays:
+    """The day the range's first commit that added each file was made: a note's date, when it
+    states none, as a maintainer reads it in the log (not the day of a later commit that only
+    rewrote the living documents). Read with one `git log` when first asked."""
+
+    def __init__(self, repo: Repository, base: str, head: str) -> None:
+        self.repo, self.base, self.head = repo, base, head
+        self._days: dict[str, dt.date] | None = None
+
+    def of(self, path: str) -> dt.date | None:
+        if self._days is None:
+            self._days = {}
+            status, out = git.run(self.repo, "log", "--diff-filter=A", "--no-renames", "--format=%x01%cI",
+                                  "--name-only", "-z", f"{self.base}..{self.head}", check=False)
+            for commit in out.decode("utf-8", "surrogateescape").split("\x01")[1:] if status == 0 else ():
+                stamp, _, names = commit.partition("\0")
+                day = as_date(stamp)
+                for name in names.strip("\n").split("\0"):
+                    if name and day is not None:
+                        self._days[name] = day  # newest first: the last one written is the first commit
+        return self._days.get(path)
+
+
+def restored_day(kb: KnowledgeBase, path: str, added: Callable[[str], dt.date | None], years: int) -> dt.date | None:
+    """The note's own date (its fields, else a whole date in its file name, `2018-05-01-….md`) when it
+    is more than `years` before the day the note was added (`added`, asked only of a dated note): a backup or a migration bringing back
+    old notes, not news."""
+    from kbcheck.evidence.head import FILE_DATE
+
+    own = note_date(kb, path, None)
+    if own is None:
+        found = FILE_DATE.search(PurePosixPath(path).stem)
+        own = as_date(_dashed(found.group(0))) if found is not None else None
+    if own is None:
+        return None
+    day = added(path)
+    if day is None or (day - own).days <= years * 365.25:
+        return None
+    return own
+
+
+def _dashed(digits: str) -> str:
+    """`20180501`, `2018_05_01` or `2018.05.01` as `2018-05-01`."""
+    plain = re.sub(r"\D", "", digits)
+    return f"{plain[:4]}-{plain[4:6]}-{plain[6:8]}"
 
 
 def as_date(value: object) -> dt.date | None:
@@ -181,4 +237,4 @@ class Chronology:
         return [current_period(sections, day, doc) for doc, sections in sorted(self.indexes.items())]
 
 
-__all__ = ["DATE_FIELDS", "Chronology", "as_date", "chronological_sections", "current_period", "heading_date", "note_date"]
+__all__ = ["DATE_FIELDS", "AddedDays", "Chronology", "as_date", "chronological_sections", "current_period", "heading_date", "note_date", "restored_day"]

@@ -8,12 +8,15 @@
 | unchanged, listed again by --manifest                  | review     |
 | a changelog, a to-do list or a template                | review     |
 | a stub: no prose yet (a title, links or code)          | review     |
+| added or moved: a list of links to notes (an index)    | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |
 | volatile-only, no id cited-no-entry or meta-only       | review     |
 | volatile-only of a cited-no-entry or meta-only item    | increment  |
 | modified: dates, status markers, tags, open questions, | review     |
 |   or a note's frontmatter alone                        |            |
+| added note nearly copying a note already there         | review     |
+| added note dated years before the commit adding it     | review     |
 | no living document at all, and no page linked to write | review     |
 | added, every id already has entry mentions             | review     |
 | added, linked by path from an ordinary section         | review     |
@@ -21,7 +24,10 @@
 | substantive modification                               | increment  |
 
 Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
-by what the diff changed (`kbcheck.digest.housekeeping`). A knowledge base with no living
+by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their body lines
+(`kbcheck.digest.near_copy`), restored notes by their own date (`chronology.restored_day`,
+`restored-age-years`), index pages by init's test for a list (`digest.index_page`): rows
+of kbcheck's own. A knowledge base with no living
 document (`knowledge` empty, or matching no file at head) has nowhere to fold a note: its new
 and changed notes are notes to read (review), except one that links a living document still to
 be written, which is proposed as a new page (`kbcheck.digest.new_page`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
@@ -165,6 +171,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
         item.cls, item.reason = REVIEW, say(lang, f"bookkeeping.{item.shape}")
     elif item.stub:
         item.cls, item.reason = REVIEW, say(lang, "stub")
+    elif item.index_page:
+        item.cls, item.reason = REVIEW, say(lang, "index_page")
     elif (item.kind in (PAPER, REPO) and config.scope_categories and item.category is not None
           and item.category not in config.scope_categories):
         item.cls = REVIEW
@@ -184,6 +192,10 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.housekeeping:
         key = "housekeeping.metadata" if filing_only(item.changed_fields) else "housekeeping"
         item.cls, item.reason = REVIEW, say(lang, key, what=fields)
+    elif item.change == ADDED and item.copy_of is not None:
+        item.cls, item.reason = REVIEW, say(lang, "near_copy", path=item.copy_of)
+    elif item.change == ADDED and item.restored is not None:
+        item.cls, item.reason = REVIEW, say(lang, "restored", date=item.restored, years=config.restored_age_years)
     elif not living and not proposes_page:
         item.cls, item.unfolded = REVIEW, True
         item.reason = say(lang, "unfolded") if item.change == ADDED else say(lang, "unfolded.modified", what=fields)

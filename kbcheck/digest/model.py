@@ -147,6 +147,12 @@ class Item:
     stub: bool = False
     #: a review item because the knowledge base has no living document to fold it into: a note to read
     unfolded: bool = False
+    #: an added note's own date, when it is years before the commit that added it (restored material)
+    restored: str | None = None
+    #: an added or moved note that is a list of links to notes (an index page), not a note
+    index_page: bool = False
+    #: the note an added note nearly copies (`kbcheck.digest.near_copy`), else None
+    copy_of: str | None = None
     #: a review item because the living documents already discuss it
     digested: bool = False
     #: for an increment: living documents it links that do not exist yet (`kbcheck.digest.new_page`)

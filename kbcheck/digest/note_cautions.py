@@ -5,7 +5,8 @@
   paper link copied from a template): one of them names the wrong paper.
 - **Back-filled**: the note's paper (an arXiv id tells its month) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
-  else the head commit's): not news, and newer work may have overtaken it.
+  else the day the range's first commit that added it was made, else the head commit's): not
+  news, and newer work may have overtaken it.
 - **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
   `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
   the back-fill caution does not already say it): its text is not its author's reading.
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from kbcheck.config import Config
+    from kbcheck.digest.chronology import AddedDays
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: fields that record whether a note was read, and the values that say it was not
@@ -45,10 +47,13 @@ def _same_title(a: str, b: str) -> bool:
 class NoteCautions:
     """What reading the knowledge base's notes tells about a changed one (module docstring)."""
 
-    def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None) -> None:
+    def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None,
+                 added: AddedDays | None = None) -> None:
         self.kb = kb
         self.config = config
         self.head_day = head_day
+        #: the day each file was first added in the range (`chronology.AddedDays`)
+        self.added = added
         self._by_id: dict[str, list[str]] | None = None
 
     def _sole_id(self, path: str) -> str | None:
@@ -112,7 +117,8 @@ class NoteCautions:
         if item.change != "added" or sole is None or not re.match(r"^\d{4}\.\d{4,5}$", sole):
             return None
         published = paper_month(sole)
-        noted = note_date(self.kb, item.path, self.head_day)
+        added = self.added.of(item.path) if self.added is not None else None
+        noted = note_date(self.kb, item.path, added or self.head_day)
         if published is None or noted is None:
             return None
         if (noted - published).days / 365.25 <= self.config.backfill_age_years:

@@ -42,6 +42,10 @@ _PHRASES: dict[str, str] = {
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
     "housekeeping.metadata": "metadata only (tags, dates, status in the frontmatter), not new material: {what}",
     "stub": "stub: nothing written yet (a title, links or code only), nothing to fold in",
+    "restored": ("restored: dated {date}, more than {years} years before the commit that added it; "
+                 "old material, not news"),
+    "index_page": "index page: a list of links to notes, not a note",
+    "near_copy": "near-copy of {path}: the same text but for a line or two, not new material",
     "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
     "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
     "modified": "modified: {what}",

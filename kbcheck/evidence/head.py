@@ -28,7 +28,12 @@ sources already (`Document.source_refs`):
   shape names anything, or the file name when the note has no level-1 heading (as
   Obsidian, GitHub and MkDocs title it); a head naming several works still names none;
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
-  names it (a file, or the work's title).
+  names it (a file, or the work's title);
+- `one-reference` (read at the file level of KB005's evidence, `listed_work`, not by
+  `one_work`): the note's reference list holds exactly one work: one id (however many entries
+  cite it, and no web page), or one entry that links web pages only (the work's page, its PDF,
+  a translation). A link to another note of the knowledge base there is a "see also", not the
+  note's source.
 
 All the shapes a note shows together must name exactly one work: a head that
 cites two papers, or links a paper's page and a blog post, or a `Source:` line
@@ -43,6 +48,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kbcheck.evidence.labels import SOURCE_LINE
+from kbcheck.model.document import REFERENCE
 from kbcheck.model.knowledge_base import Link
 from kbcheck.model.particulars import BYLINE, SECTION
 from kbcheck.regex import lazy
@@ -65,7 +71,7 @@ HEAD_BLOCKS = 6
 _MIN_TITLE = 4
 #: a year standing alone in a file name (`2023 Segment Anything`), and a whole date (a diary's file)
 _FILE_YEAR = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_FILE_DATE = lazy(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
+FILE_DATE = lazy(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 _NOT_A_LETTER = lazy(r"[\W\d_]+")
 _MIN_WORK_LETTERS = 8
 #: a file name cut short (file systems and generators limit names) still names its title
@@ -189,6 +195,22 @@ def _file_title(doc: Document, path: str) -> str:
     return stem if _long_enough(_NOT_A_LETTER.sub("", stem)) else ""
 
 
+def listed_work(doc: Document, resolved: Resolved) -> list[int]:
+    """The blocks of the note's reference lists when they hold exactly one work (`one-reference`):
+    one id and no web page, or one entry (a top-level item, its nested items included) linking
+    web pages only, with at most one id beside them; else none."""
+    blocks = [i for section in doc.sections if section.role == REFERENCE
+              for i in section.blocks if doc.blocks[i].kind != "heading"]
+    citations = {(c.kind, c.id) for i in blocks for c in resolved.block_citations[i]}
+    links = [link for i in blocks for link in resolved.block_links[i]]
+    if not links:
+        return blocks if len(citations) == 1 else []
+    entries = [i for i in blocks if doc.blocks[i].depth == 0]
+    if len(entries) == 1 and len(citations) <= 1 and all(link.kind == "url" for link in links):
+        return blocks
+    return []
+
+
 def _first_heading(doc: Document) -> Block | None:
     """The note's first heading, when no claim stands before it."""
     for block in doc.blocks:
@@ -203,7 +225,7 @@ def filed_under(title: str, path: str) -> bool:
     """Whether the file is named after the title and a year (letters compared, case and
     separators aside; a name cut short counts when it is long enough to be unmistakable)."""
     stem = PurePosixPath(path).stem
-    if not _FILE_YEAR.search(stem) or _FILE_DATE.search(stem):
+    if not _FILE_YEAR.search(stem) or FILE_DATE.search(stem):
         return False
     name, named = _NOT_A_LETTER.sub("", stem).casefold(), _NOT_A_LETTER.sub("", title).casefold()
     if not _long_enough(named):

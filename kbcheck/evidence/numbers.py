@@ -10,8 +10,8 @@ lead, and so does a `参考资料：` / `Source:` line that closes the section; 
 with no parent (a wiki page's closing `## Sources`) is among the file's own
 sources. A `[n]` marker in a block brings in the n-th reference entry at the
 block's level; in a guide (a note with one source), the work the note names
-(`Document.work`) and a reference list of exactly one work (by id) are among
-the file's own sources.
+(`Document.work`) and a reference list of exactly one work (by its id, or one
+entry linking web pages: `head.listed_work`) are among the file's own sources.
 Web links, links to documents of the knowledge base and author-date citations
 (`(Hinton et al., 2012)`) are sources without a card. KB001 asks the same levels what a trend section names for all its lines.
 
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from kbcheck.evidence.head import NO_WORK, one_work, own_sources
+from kbcheck.evidence.head import NO_WORK, listed_work, one_work, own_sources
 from kbcheck.evidence.labels import AUTHOR_DATE, SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.globs import matches
@@ -317,12 +317,10 @@ class _Levels:
                 # a top-level `## Sources` section is the lead of the whole file
                 if section.parent is None and section.heading is not None and SOURCE_LABEL.match(section.heading):
                     blocks.extend(self._subtree_blocks(section.index))
-            # a note with one source whose reference list holds exactly one work, by its id (and no
-            # web page), is drawn from it (a lone web page in `References` is more often where one
-            # answer came from; a living document that lists one paper still draws on others)
-            listed = self._gather(self._entries()) if self.one_source else Evidence((), ())
-            if not listed.links and len({(c.kind, c.id) for c in listed.citations}) == 1:
-                blocks.extend(self._entries())
+            # a note with one source whose reference list holds exactly one work is drawn from it
+            # (`head.listed_work`; a living document that lists one paper still draws on others)
+            if self.one_source:
+                blocks.extend(listed_work(self.doc, self.resolved))
             own = self._gather(list(dict.fromkeys(blocks)))
             # a note about one work names it at its head, in one of the shapes of `evidence/head.py`
             head = one_work(self.doc, self.resolved, self.front() if self.front else None, self.path,

@@ -31,7 +31,8 @@ as notes on one kind of work: `BookNotes/`, `paper-notes/`); the work named as a
 bibliography's particulars, the note's one BibTeX entry in a code block
 (`@article{…, title={…}}`; several are a reference list), a title heading with subtitle and
 year, a `Meta Info` / `论文信息` section); a reference list that holds
-exactly one work by its id. A living document or a brief is never read so:
+exactly one work (by its id, or as one entry that links web pages only: the
+work's page, a translation; a link there to another note is a "see also"). A living document or a brief is never read so:
 a list of inputs at its top is no source for the numbers below it. Web
 links and links to notes or PDFs of the knowledge base and author-date citations
 (`(Hinton et al., 2012)`, `Emer and Clark (1984)`) are sources without a card; the card check applies
