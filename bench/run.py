@@ -403,19 +403,26 @@ class Bench:
             quiet(clear, root, env)
             if not self.probe(cold, check_all, root, "json"):
                 cold = None
-        def timed(r: Row, cmd: list[str]) -> bool:
+        def timed(r: Row, cmd: list[str], ok: tuple[int, ...]) -> bool:
             try:
-                r.samples.append(measure(cmd, root, env, args.timeout))
+                sample = measure(cmd, root, env, args.timeout)
             except TimeoutError as exc:
                 r.na = f"timed out ({exc})"
                 r.samples.clear()
                 return False
+            if sample.status not in ok:  # a run that stopped early measured nothing
+                r.na = f"exit {sample.status} in a timed run"
+                r.samples.clear()
+                return False
+            r.samples.append(sample)
             return True
 
         for _ in range(slow):
-            if cold is not None and not timed(cold, check_all):
+            if cold is not None:
+                quiet(clear, root, env)
+            if cold is not None and not timed(cold, check_all, (0, 1)):
                 cold = None
-            if peer is not None and not timed(peer, lint):
+            if peer is not None and not timed(peer, lint, (0, 1)):
                 peer = None
             if cold is not None and peer is not None:
                 cold.paired.append(cold.samples[-1].seconds / peer.samples[-1].seconds)
