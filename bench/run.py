@@ -2,6 +2,7 @@
 
     python bench/run.py                 # 1k and 10k cards; writes bench/RESULTS.md and bench/scaling.png
     python bench/run.py --with-100k     # also 100k cards (builds a ~1 GB repository; run it alone)
+    python bench/run.py --real X.bundle # also a real note collection (its mapping from precision/corpora/)
 
 Every measured command is a fresh child process (kbcheck as `python -m
 kbcheck`, so start-up is paid as a hook pays it, with bytecode cached as
@@ -71,6 +72,17 @@ RATIO_COLUMNS = ("markdownlint-cli2", "pymarkdown", "floor-cat-file", "floor-mar
 SHORT = {"markdownlint-cli2": "× mdl-cli2", "pymarkdown": "× pymarkdown", "floor-cat-file": "× cat-file",
          "floor-markdown-it": "× markdown-it", "floor-startup": "× start-up"}
 
+#: rows measured on a real note collection (`--real`): mode -> label; their size is its number of notes
+REAL_MODES: dict[str, str] = {
+    "real-all-cold": "kbcheck check --all, cold cache",
+    "real-all-warm": "kbcheck check --all, warm cache",
+    "real-staged-warm": "kbcheck check --staged (one changed note), warm cache",
+    "real-digest-cold": "kbcheck digest of the last N notes, cold cache",
+    "real-digest-warm": "kbcheck digest of the last N notes, warm cache",
+    "real-markdownlint-cli2": "peer: markdownlint-cli2 on the same files",
+}
+REAL_BASE_TAG = "bench-real-base"
+
 
 @dataclass
 class Sample:
@@ -88,6 +100,10 @@ class Row:
     na: str | None = None
     #: what a probe run printed, e.g. the number of findings
     note: str = ""
+    #: the real collection the row was measured on ("" for the synthetic ones)
+    corpus: str = ""
+    #: kbcheck's time over the peer's, run by run, for rows measured in pairs with a peer
+    paired: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float | None:
@@ -204,6 +220,8 @@ class Bench:
         self.args = args
         self.tools = tools
         self.rows: list[Row] = []
+        #: when each real collection was measured: corpus -> date, load, notes
+        self.real: dict[str, dict[str, str]] = {}
 
     def env(self) -> dict[str, str]:
         env = git_env()
@@ -326,6 +344,114 @@ class Bench:
                 self.repeat(r, [*self.tools.pymarkdown, "scan", "-r", "organized", "inbox", "README.md"], root,
                             slow)
 
+    def run_real(self, bundle: Path, config: Path, notes: int) -> None:
+        """The rows of one real note collection: a clone of its bundle with its mapping as `.kbcheck.toml`.
+
+        Cold `check --all` runs in pairs with markdownlint-cli2 (kbcheck, peer, kbcheck, peer ...), so the
+        ratio is taken pair by pair; the digest compares against a commit made without the last `notes`
+        markdown files (in path order) and one that adds them back; the staged change adds a line to one note.
+        """
+        args = self.args
+        name = bundle.name.removesuffix(".bundle")
+        root = Path(args.workdir) / f"real-{name}"
+        env = self.env()
+        if not (root / ".git" / "bench-real.json").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            print(f"cloning {bundle.name} ...", flush=True)
+            subprocess.run(["git", "clone", "-q", str(bundle), str(root)], env=env, check=True)
+            markdown = sorted(p for p in quiet(["git", "ls-files", "-z", "--", "*.md"], root, env).stdout.decode()
+                              .split("\0") if p)
+            last = markdown[-notes:]
+            identity = ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+            feed = "\0".join(last).encode()
+            subprocess.run(["git", "rm", "-q", "--cached", "--pathspec-from-file=-", "--pathspec-file-nul"],
+                           cwd=root, env=env, input=feed, check=True)
+            subprocess.run(["git", *identity, "commit", "-q", "--no-verify", "-m", "bench: without the last notes"],
+                           cwd=root, env=env, check=True)
+            subprocess.run(["git", "tag", REAL_BASE_TAG], cwd=root, env=env, check=True)
+            subprocess.run(["git", "add", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd=root, env=env,
+                           input=feed, check=True)
+            subprocess.run(["git", *identity, "commit", "-q", "--no-verify", "-m", "bench: the last notes"],
+                           cwd=root, env=env, check=True)
+            (root / ".git" / "bench-real.json").write_text(json.dumps({"notes": notes, "markdown": len(markdown)}))
+        shutil.copyfile(config, root / ".kbcheck.toml")
+        quiet(["git", "reset", "-q", "--hard", "HEAD"], root, env)
+        size = json.loads((root / ".git" / "bench-real.json").read_text())["markdown"]
+        markdown = sorted(p for p in quiet(["git", "ls-files", "-z", "--", "*.md"], root, env).stdout.decode()
+                          .split("\0") if p)
+        fast, slow = args.real_repeats_fast, args.real_repeats_slow
+        when = machine(args.kbcheck_src)
+        self.real[name] = {"date": when["date"], "load": when["load"], "notes": str(notes), "kbcheck": when["kbcheck"]}
+        clear = self.kbcheck("cache", "clear")
+        check_all = self.kbcheck("check", "--all", "--format", "json")
+        want = set(args.only.split(",")) if args.only else set(REAL_MODES)
+
+        def row(mode: str) -> Row | None:
+            if mode not in want:
+                return None
+            r = Row(mode, size, corpus=name)
+            self.rows.append(r)
+            return r
+
+        print(f"{name}: {len(markdown)} markdown files", flush=True)
+        cold, peer = row("real-all-cold"), row("real-markdownlint-cli2")
+        if peer is not None and self.tools.markdownlint is None:
+            peer.na, peer = self.tools.notes.get("markdownlint-cli2", "not installed"), None
+        # no configuration file: its default rule set, as a user would first run it
+        lint = [*self.tools.markdownlint, "**/*.md"] if self.tools.markdownlint else []
+        if cold is not None:
+            quiet(clear, root, env)
+            if not self.probe(cold, check_all, root, "json"):
+                cold = None
+        def timed(r: Row, cmd: list[str], ok: tuple[int, ...]) -> bool:
+            try:
+                sample = measure(cmd, root, env, args.timeout)
+            except TimeoutError as exc:
+                r.na = f"timed out ({exc})"
+                r.samples.clear()
+                return False
+            if sample.status not in ok:  # a run that stopped early measured nothing
+                r.na = f"exit {sample.status} in a timed run"
+                r.samples.clear()
+                return False
+            r.samples.append(sample)
+            return True
+
+        for _ in range(slow):
+            if cold is not None:
+                quiet(clear, root, env)
+            if cold is not None and not timed(cold, check_all, (0, 1)):
+                cold = None
+            if peer is not None and not timed(peer, lint, (0, 1)):
+                peer = None
+            if cold is not None and peer is not None:
+                cold.paired.append(cold.samples[-1].seconds / peer.samples[-1].seconds)
+        for r in (cold, peer):
+            if r is not None and r.samples:
+                print(f"  {r.mode:<24} {size:>7}: median {r.median:.3f} s, peak {r.peak_rss:.0f} MB "
+                      f"({', '.join(f'{x.seconds:.3f}' for x in r.samples)})", flush=True)
+        if r := row("real-all-warm"):
+            if self.probe(r, check_all, root, "json"):
+                self.repeat(r, check_all, root, fast)
+        if r := row("real-staged-warm"):
+            changed = markdown[len(markdown) // 2]
+            with open(root / changed, "a", encoding="utf-8") as handle:
+                handle.write("\nA line the bench adds.\n")
+            quiet(["git", "add", "--", changed], root, env)
+            staged = self.kbcheck("check", "--staged", "--format", "json")
+            if self.probe(r, staged, root, "json"):
+                self.repeat(r, staged, root, fast)
+            quiet(["git", "reset", "-q", "--hard", "HEAD"], root, env)
+        digest = self.kbcheck("digest", "--since", REAL_BASE_TAG, "--format", "json")
+        if r := row("real-digest-cold"):
+            quiet(clear, root, env)
+            if self.probe(r, digest, root, "json"):
+                self.repeat(r, digest, root, slow, before=clear)
+        if r := row("real-digest-warm"):
+            if self.probe(r, digest, root, "json"):
+                self.repeat(r, digest, root, fast)
+
+
 
 # -- the report ------------------------------------------------------------------------
 
@@ -410,7 +536,7 @@ def targets(rows: list[Row]) -> list[tuple[str, bool | None, str]]:
     check("check --all warm ≤ 1 s", med("all-warm"), 1.0, "{v:.3f} s")
     check("digest of 500 changed items, warm cache ≤ 1.5 s", med("digest-large-warm"), 1.5, "{v:.3f} s")
     check("digest of 500 changed items, cold cache ≤ 1.5 s", med("digest-large-cold"), 1.5, "{v:.3f} s")
-    peaks = [r.peak_rss for r in rows if r.size == BIG and MODES[r.mode][1] == "kbcheck" and r.peak_rss]
+    peaks = [r.peak_rss for r in rows if r.size == BIG and MODES.get(r.mode, ("", ""))[1] == "kbcheck" and r.peak_rss]
     check("peak RSS at 100k cards ≤ 300 MB", max(peaks) if peaks else None, 300, "{v:.0f} MB (max over kbcheck runs)")
     sizes = sorted({r.size for r in rows})
     if len(sizes) >= 2:
@@ -464,9 +590,40 @@ def chart(rows: list[Row], path: Path) -> str:
     return ""
 
 
+def real_section(rows: list[Row], data: dict[str, Any]) -> list[str]:
+    """The rows measured on real note collections (`--real`), one table per collection."""
+    lines: list[str] = []
+    for corpus in sorted({r.corpus for r in rows}):
+        mine = {r.mode: r for r in rows if r.corpus == corpus}
+        size = next(iter(mine.values())).size
+        peer = mine.get("real-markdownlint-cli2")
+        when = data.get("real", {}).get(corpus, {})
+        lines += ["", f"## Real notes: {corpus} ({size:,} markdown files)", "",
+                  f"Measured {when.get('date', '?')} ({when.get('kbcheck', '?')}), load average {when.get('load', '?')} at the start; the digest "
+                  f"covers the last {when.get('notes', '?')} notes. Cold `check --all` and markdownlint-cli2 ran in "
+                  "pairs, one after the other; `× mdl-cli2` is the median of the pairs' ratios.", "",
+                  "| mode | median s | peak RSS MB | runs | × mdl-cli2 |", "|---|---|---|---|---|"]
+        for mode, label in REAL_MODES.items():
+            r = mine.get(mode)
+            if r is None:
+                continue
+            ratio = ""
+            if r.paired:
+                ratio = f"{statistics.median(r.paired):.2f}"
+            elif mode != "real-markdownlint-cli2" and r.median and peer is not None and peer.median:
+                ratio = f"{r.median / peer.median:.2f}"
+            lines.append(f"| {label} | {r.na or _fmt(r.median)} | {_fmt(r.peak_rss, 0)} | {len(r.samples)} | {ratio} |")
+        notes = [f"- {r.mode}: {r.note}" for r in mine.values() if r.note]
+        if notes:
+            lines += ["", "What the probe runs reported:", "", *notes]
+    return lines
+
+
 def render(data: dict[str, Any], out: Path, chart_path: Path) -> None:
-    rows = [Row(r["mode"], r["size"], [Sample(**s) for s in r["samples"]], r.get("na"), r.get("note", ""))
-            for r in data["rows"]]
+    every = [Row(r["mode"], r["size"], [Sample(**s) for s in r["samples"]], r.get("na"), r.get("note", ""),
+                 r.get("corpus", ""), r.get("paired", [])) for r in data["rows"]]
+    rows = [r for r in every if r.mode in MODES]
+    real = [r for r in every if r.mode in REAL_MODES]
     info = data["machine"]
     why_no_chart = chart(rows, chart_path)
     lines = [
@@ -501,6 +658,7 @@ def render(data: dict[str, Any], out: Path, chart_path: Path) -> None:
     notes = [f"- {r.mode} at {r.size:,}: {r.note}" for r in rows if r.note]
     if notes:
         lines += ["", "What the probe run of each kbcheck mode reported (the same every run):", "", *notes]
+    lines += real_section(real, data)
     lines += ["", "## Scaling", ""]
     lines.append(why_no_chart or f"![time against knowledge-base size]({chart_path.name})")
     previous = out.read_text(encoding="utf-8") if out.exists() else ""
@@ -511,8 +669,16 @@ def render(data: dict[str, Any], out: Path, chart_path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--with-100k", action="store_true", help="also build and measure a 100k-card knowledge base")
-    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=list(SIZES),
-                        help="paper-card counts, comma-separated (default 1000,10000)")
+    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",") if x], default=list(SIZES),
+                        help="paper-card counts, comma-separated (default 1000,10000; '' for none)")
+    parser.add_argument("--real", type=Path, action="append", default=[], metavar="BUNDLE",
+                        help="also measure a real note collection (a git bundle), mapped by "
+                             "precision/corpora/<name>.toml; repeatable")
+    parser.add_argument("--real-notes", type=int, default=500, help="the digest of a real collection covers its "
+                        "last N notes (default 500)")
+    parser.add_argument("--real-repeats-fast", type=int, default=5)
+    parser.add_argument("--real-repeats-slow", type=int, default=3,
+                        help="cold runs of a real collection, each paired with one of markdownlint-cli2")
     parser.add_argument("--only", help="modes to run, comma-separated (default all): " + ", ".join(MODES))
     parser.add_argument("--repeats-fast", type=int, default=5)
     parser.add_argument("--repeats-slow", type=int, default=3)
@@ -546,14 +712,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for size in sizes:
             bench.run_size(size)
+        for bundle in args.real:
+            bench.run_real(bundle.resolve(), BENCH / "precision" / "corpora" / (bundle.name.removesuffix(".bundle")
+                                                                                + ".toml"), args.real_notes)
     finally:
         if temporary:
             shutil.rmtree(args.workdir, ignore_errors=True)
     old = json.loads(args.results.read_text(encoding="utf-8")) if args.results.exists() else {"rows": []}
-    fresh = {(r.mode, r.size) for r in bench.rows}
-    rows = [r for r in old["rows"] if (r["mode"], r["size"]) not in fresh] + [asdict(r) for r in bench.rows]
-    data = {"machine": info, "tools": {**old.get("tools", {}), **tools.notes},
-            "repeats": [args.repeats_fast, args.repeats_slow], "rows": rows}
+    fresh = {(r.mode, r.size, r.corpus) for r in bench.rows}
+    rows = [r for r in old["rows"] if (r["mode"], r["size"], r.get("corpus", "")) not in fresh] + [asdict(r) for r in bench.rows]
+    data = {"machine": info if sizes or "machine" not in old else old["machine"],
+            "tools": {**old.get("tools", {}), **tools.notes},
+            "repeats": [args.repeats_fast, args.repeats_slow] if sizes or "repeats" not in old else old["repeats"],
+            "real": {**old.get("real", {}), **bench.real}, "rows": rows}
     args.results.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     render(data, args.output, args.chart)
     print(f"wrote {args.results}, {args.output} and {args.chart}")

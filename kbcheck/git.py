@@ -539,6 +539,82 @@ def _read_pipelined(repo: Repository, shas: list[str]) -> dict[str, bytes]:
     return blobs
 
 
+class IgnoreChecker:
+    """Which paths git ignores, asked of one persistent `git check-ignore --stdin` per process.
+
+    A run asks for a few paths at a time, thousands of times: a process per
+    question costs more than the answers. One batch is answered as one
+    `git check-ignore` call would answer it: a path git refuses (outside the
+    repository, beyond a symbolic link) ends the process, and then nothing of
+    that batch is ignored; the next batch starts a new process. A forked child
+    starts its own and leaves the parent's alone.
+    """
+
+    def __init__(self, repo: Repository) -> None:
+        self._repo = repo
+        self._process: Any = None
+        self._pid = 0
+        self._buffer = b""
+
+    def ignored(self, paths: list[str]) -> dict[str, str]:
+        """path -> the pattern that ignores it, for those of `paths` git ignores."""
+        if not paths:
+            return {}
+        found: dict[str, str] = {}
+        try:
+            process = self._started()
+            for path in paths:
+                process.stdin.write(path.encode("utf-8", "surrogateescape") + b"\0")
+                process.stdin.flush()
+                _source, _line, pattern, _path = self._fields(process, 4)
+                if pattern and not pattern.startswith(b"!"):
+                    found[path] = _decode(pattern)
+        except (OSError, EOFError, GitError):
+            self._stop()
+            return {}
+        return found
+
+    def _started(self) -> Any:
+        import subprocess
+
+        import git
+
+        if self._process is not None and self._pid == os.getpid():
+            return self._process
+        if self._process is not None:  # the parent's, in a forked child: kept, never closed from here
+            _INHERITED_READERS.append(self._process)
+        try:
+            self._process = self._repo.handle.git.check_ignore("-v", "-n", "-z", "--stdin", as_process=True,
+                                                                istream=subprocess.PIPE)
+        except (git.GitError, OSError) as exc:
+            self._process = None
+            raise GitError(_first_line(str(exc))) from None
+        self._pid, self._buffer = os.getpid(), b""
+        return self._process
+
+    def _fields(self, process: Any, count: int) -> list[bytes]:
+        while self._buffer.count(b"\0") < count:
+            chunk = process.stdout.read1(65536)
+            if not chunk:
+                raise EOFError
+            self._buffer += chunk
+        fields = self._buffer.split(b"\0", count)
+        self._buffer = fields.pop()
+        return fields
+
+    def _stop(self) -> None:
+        process, self._process, self._buffer = self._process, None, b""
+        if process is None or self._pid != os.getpid():
+            return
+        with contextlib.suppress(Exception):
+            process.stdin.close()
+            process.wait()
+
+    def close(self) -> None:
+        """End this process's `check-ignore`."""
+        self._stop()
+
+
 # -- changes ---------------------------------------------------------------------------
 
 def _parse_name_status(tokens: list[str], start: int = 0, stop: set[str] | None = None) -> tuple[list[Change], int]:

@@ -442,3 +442,27 @@ def test_importing_the_layer_does_not_import_gitpython() -> None:
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- ignored paths ---------------------------------------------------------------------
+
+def test_ignore_checker_answers_batch_after_batch_from_one_process(git_repo: GitRepo, repo: git.Repository) -> None:
+    git_repo.write(".gitignore", "raw/\n*.pdf\n!keep.pdf\n")
+    git_repo.commit_all("ignore")
+    checker = git.IgnoreChecker(repo)
+    assert checker.ignored(["raw/a.pdf", "notes/a.md", "中文/论文.pdf"]) == {"raw/a.pdf": "raw/", "中文/论文.pdf": "*.pdf"}
+    first = checker._process
+    assert checker.ignored(["keep.pdf", "notes/b.md"]) == {}  # a negated pattern keeps a path in
+    assert checker.ignored(["raw/deep/x.png"]) == {"raw/deep/x.png": "raw/"}
+    assert checker._process is first
+    checker.close()
+
+
+def test_ignore_checker_refused_path_clears_its_batch_only(git_repo: GitRepo, repo: git.Repository) -> None:
+    git_repo.write(".gitignore", "raw/\n")
+    git_repo.commit_all("ignore")
+    checker = git.IgnoreChecker(repo)
+    # git refuses a path outside the repository and stops: nothing of that batch is ignored, as one call says
+    assert checker.ignored(["raw/a.pdf", "../outside.md"]) == {}
+    assert checker.ignored(["raw/b.pdf", "a.md"]) == {"raw/b.pdf": "raw/"}
+    checker.close()

@@ -5,7 +5,8 @@ converted papers a note's frontmatter and links point to) is on the writer's
 disk and on nobody else's, by choice. What git ignores is asked of git
 (`git check-ignore`, which reads every `.gitignore` as git does, for paths
 that need not exist); the configuration's `local-paths` globs add to it.
-Answers are kept per path, so a run asks git once for each new target.
+Answers are kept per path, so a run asks git once for each new target, and
+through one `check-ignore` process for the whole run.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class LocalPaths:
         self._globs = tuple(globs)
         self._configured = globset(self._globs)
         self._known: dict[str, str | None] = {}
+        self._checker: git.IgnoreChecker | None = None
 
     def why(self, targets: Iterable[str]) -> dict[str, str]:
         """target -> the pattern that keeps it out of git, for those of `targets` that are local."""
@@ -43,20 +45,8 @@ class LocalPaths:
 
     def _ignored(self, paths: list[str]) -> dict[str, str]:
         from kbcheck import git
-        from kbcheck.errors import GitError
 
-        try:
-            assert self._repo is not None
-            status, out = git.run(self._repo, "check-ignore", "-v", "-z", "--stdin",
-                                  stdin="\0".join(paths).encode("utf-8", "surrogateescape") + b"\0", check=False)
-        except GitError:
-            return {}
-        if status not in (0, 1):
-            return {}
-        fields = out.decode("utf-8", "surrogateescape").split("\0")
-        found: dict[str, str] = {}
-        for i in range(0, len(fields) - 3, 4):
-            _source, _line, pattern, path = fields[i:i + 4]
-            if pattern and not pattern.startswith("!"):
-                found[path] = pattern
-        return found
+        assert self._repo is not None
+        if self._checker is None:
+            self._checker = git.IgnoreChecker(self._repo)
+        return self._checker.ignored(paths)
