@@ -53,19 +53,26 @@ def _land(repo: GitRepo, notes: dict[str, str], before: dict[str, str] | None = 
     return base
 
 
-STUB_REASON = "stub: nothing written yet (a title, links or code only), nothing to fold in"
+STUB_REASON = "stub: nothing written yet (a title, links, code or the paper's abstract only), nothing to fold in"
 
 
 LINKS_ONLY = "# Concepts of a paper\n\n## Concepts\n\n- [[few-shot-learning]]\n- [paper](https://arxiv.org/abs/2609.01234)\n"
+#: what a reference manager writes: the paper's link and its abstract, none of the reader's words
+ABSTRACT_ONLY = STUB + "\n# A Textbook of Statistical Learning\n\n## Abstract\n\nWe survey the methods of statistical learning " \
+    "and show that a single framework covers them.\n"
+#: `摘要` names a summary too, often the reader's own: a note with one is no stub
+ZH_SUMMARY = "# 一种新的检索方法\n\n## 摘要\n\n本文提出一种新的稠密检索方法，并在三个数据集上验证。\n"
+#: the abstract and a line of the reader's own: something was read
+ABSTRACT_AND_NOTE = ABSTRACT_ONLY + "\n## Notes\n\nThe framework is the one the course uses in week three.\n"
 
 
-@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE, LINKS_ONLY])
+@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE, LINKS_ONLY, ABSTRACT_ONLY])
 def test_a_note_with_nothing_written_is_a_stub(git_repo: GitRepo, capsys, text: str) -> None:  # type: ignore[no-untyped-def]
     item = _digest(_land(git_repo, {"notes/new.md": text}), capsys)["notes/new.md"]
     assert (item["class"], item["reason"]) == ("review", STUB_REASON)
 
 
-@pytest.mark.parametrize("text", [SHORT_NOTE, DESCRIBED])
+@pytest.mark.parametrize("text", [SHORT_NOTE, DESCRIBED, ABSTRACT_AND_NOTE, ZH_SUMMARY])
 def test_a_short_note_that_says_something_is_no_stub(git_repo: GitRepo, capsys, text: str) -> None:  # type: ignore[no-untyped-def]
     assert _digest(_land(git_repo, {"notes/new.md": text}), capsys)["notes/new.md"]["class"] == "increment"
 

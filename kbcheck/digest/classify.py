@@ -7,7 +7,7 @@
 | manifest (without --manifest)                          | review     |
 | unchanged, listed again by --manifest                  | review     |
 | a changelog, a to-do list or a template                | review     |
-| a stub: no prose yet (a title, links or code)          | review     |
+| a stub: no prose yet (title, links, code, abstract)    | review     |
 | added or moved: a list of links to notes (an index)    | review     |
 | card whose category is outside scope-categories        | review     |
 | new paper card of a paper older than backfill-age-years | review     |

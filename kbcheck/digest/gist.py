@@ -68,6 +68,9 @@ _EMPTY_LABEL = lazy(r"[^:：]{1,30}[:：]")
 #: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
 _NUMBERING = lazy(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
+#: the heading of a paper's abstract alone, as `_heading_name` reads it: the paper's words, not the reader's
+#: (`摘要` is no such heading: it names a summary too, often the reader's own)
+_ABSTRACT_ALONE = lazy(r"abstract")
 #: headings of the note's own summary, as `_heading_name` reads them
 _SUMMARY_HEADING = lazy(
     r"tl;?\s?dr|summary|one-sentence summary|key (?:ideas?|points|takeaways)|takeaways?|in brief|一句话总结|核心思想"
@@ -248,11 +251,20 @@ def prose_words(paragraphs: Sequence[str]) -> int:
 
 
 def is_stub(document: Document | None, text: str, fields: Mapping[str, Any] | None) -> bool:
-    """True when a note holds no prose yet: nothing but its title, headings, lone links, code or a
-    byline, and no summary field, in its frontmatter or its metadata header (`docs/output.md`, "Stubs")."""
+    """True when a note holds no prose of its own yet: nothing but its title, headings, lone links,
+    code, a byline or the paper's abstract under an `Abstract` heading (what a reference
+    manager copies in), and no summary field, in its frontmatter or its metadata header
+    (`docs/output.md`, "Stubs")."""
     if document is None or summary_field(fields) is not None or summary_field(header_fields(text)) is not None:
         return False
-    return prose_words([p for p in prose(document, text) if not BYLINE.match(p)]) < STUB_WORDS
+    own = [shown for block, shown in _prose_blocks(document, text)
+           if not BYLINE.match(shown) and not _under_abstract(document, block.section)]
+    return prose_words(own) < STUB_WORDS
+
+
+def _under_abstract(document: Document, index: int) -> bool:
+    heading = document.sections[index].heading
+    return bool(heading) and bool(_ABSTRACT_ALONE.fullmatch(_heading_name(heading or "")))
 
 
 def note_shape(path: str, body: str) -> str | None:

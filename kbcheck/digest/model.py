@@ -143,7 +143,7 @@ class Item:
     shape: str | None = None
     #: a modification of state only: dates, status markers, open questions (`kbcheck.digest.housekeeping`)
     housekeeping: bool = False
-    #: a note with no prose yet: a title, links or code only (`kbcheck.digest.gist.is_stub`)
+    #: a note with no prose of its own yet: a title, links, code or the abstract only (`kbcheck.digest.gist.is_stub`)
     stub: bool = False
     #: a review item because the knowledge base has no living document to fold it into: a note to read
     unfolded: bool = False

@@ -41,7 +41,7 @@ _PHRASES: dict[str, str] = {
     "bookkeeping.template": "template: a form for new notes, not new material",
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
     "housekeeping.metadata": "metadata only (tags, dates, status in the frontmatter), not new material: {what}",
-    "stub": "stub: nothing written yet (a title, links or code only), nothing to fold in",
+    "stub": "stub: nothing written yet (a title, links, code or the paper's abstract only), nothing to fold in",
     "restored": ("restored: dated {date}, more than {years} years before the commit that added it; "
                  "old material, not news"),
     "index_page": "index page: a list of links to notes, not a note",
