@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-sys.path.insert(0, str(BENCH))
-
-import run  # noqa: E402
+# loaded by its path under a name of its own: bench/precision and bench/digest have a `run.py` too
+_SPEC = importlib.util.spec_from_file_location("bench_run", Path(__file__).resolve().parents[1] / "bench" / "run.py")
+assert _SPEC is not None and _SPEC.loader is not None
+run = importlib.util.module_from_spec(_SPEC)
+sys.modules["bench_run"] = run  # its dataclasses look their module up by name
+_SPEC.loader.exec_module(run)
 
 
 def _row(mode: str, size: int, seconds: list[float], corpus: str = "", paired: list[float] | None = None) -> dict:
