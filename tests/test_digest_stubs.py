@@ -62,11 +62,15 @@ ABSTRACT_ONLY = STUB + "\n# A Textbook of Statistical Learning\n\n## Abstract\n\
     "and show that a single framework covers them.\n"
 #: `摘要` names a summary too, often the reader's own: a note with one is no stub
 ZH_SUMMARY = "# 一种新的检索方法\n\n## 摘要\n\n本文提出一种新的稠密检索方法，并在三个数据集上验证。\n"
+#: the abstract and the paper's references, copied in together: still none of the reader's words
+REFERENCES = "\n## Paper References\n\n1. [Boosting with stumps](https://example.org/a) - 2001\n" \
+    "2. [Margins of large classifiers](https://example.org/b) - 2003\n"
+ABSTRACT_AND_REFERENCES = ABSTRACT_ONLY + REFERENCES
 #: the abstract and a line of the reader's own: something was read
-ABSTRACT_AND_NOTE = ABSTRACT_ONLY + "\n## Notes\n\nThe framework is the one the course uses in week three.\n"
+ABSTRACT_AND_NOTE = ABSTRACT_ONLY + "\n## Notes\n\nThe framework is the one the course uses in week three.\n" + REFERENCES
 
 
-@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE, LINKS_ONLY, ABSTRACT_ONLY])
+@pytest.mark.parametrize("text", [STUB, CODE_ONLY, EMPTY_TEMPLATE, LINKS_ONLY, ABSTRACT_ONLY, ABSTRACT_AND_REFERENCES])
 def test_a_note_with_nothing_written_is_a_stub(git_repo: GitRepo, capsys, text: str) -> None:  # type: ignore[no-untyped-def]
     item = _digest(_land(git_repo, {"notes/new.md": text}), capsys)["notes/new.md"]
     assert (item["class"], item["reason"]) == ("review", STUB_REASON)

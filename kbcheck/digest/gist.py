@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kbcheck.digest.metadata_header import metadata_header, without_header
-from kbcheck.model.document import inline_text
+from kbcheck.model.document import REFERENCE, inline_text
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -252,17 +252,24 @@ def prose_words(paragraphs: Sequence[str]) -> int:
 
 def is_stub(document: Document | None, text: str, fields: Mapping[str, Any] | None) -> bool:
     """True when a note holds no prose of its own yet: nothing but its title, headings, lone links,
-    code, a byline or the paper's abstract under an `Abstract` heading (what a reference
-    manager copies in), and no summary field, in its frontmatter or its metadata header
+    code, a byline, or the paper's abstract under an `Abstract` heading and its references (what a
+    reference manager copies in), and no summary field, in its frontmatter or its metadata header
     (`docs/output.md`, "Stubs")."""
     if document is None or summary_field(fields) is not None or summary_field(header_fields(text)) is not None:
         return False
     own = [shown for block, shown in _prose_blocks(document, text)
-           if not BYLINE.match(shown) and not _under_abstract(document, block.section)]
+           if not BYLINE.match(shown) and not _the_papers(document, block.section)]
     return prose_words(own) < STUB_WORDS
 
 
-def _under_abstract(document: Document, index: int) -> bool:
+def _the_papers(document: Document, index: int) -> bool:
+    """Whether a section holds the paper's words, not the reader's: its abstract, or a reference
+    list (the paper's references, as a reference manager copies them in, or any list of works)."""
+    section = document.sections[index]
+    while section.parent is not None and section.role is None:
+        section = document.sections[section.parent]
+    if section.role == REFERENCE:
+        return True
     heading = document.sections[index].heading
     return bool(heading) and bool(_ABSTRACT_ALONE.fullmatch(_heading_name(heading or "")))
 
