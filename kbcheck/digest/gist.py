@@ -266,11 +266,9 @@ def _the_papers(document: Document, index: int) -> bool:
     """Whether a section holds the paper's words, not the reader's: its abstract, or a reference
     list (the paper's references, as a reference manager copies them in, or any list of works)."""
     section = document.sections[index]
-    while section.parent is not None and section.role is None:
-        section = document.sections[section.parent]
-    if section.role == REFERENCE:
+    if section.role == REFERENCE:  # a sub-section of a reference list holds the role too
         return True
-    heading = document.sections[index].heading
+    heading = section.heading
     return bool(heading) and bool(_ABSTRACT_ALONE.fullmatch(_heading_name(heading or "")))
 
 

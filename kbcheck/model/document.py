@@ -17,6 +17,7 @@ patterns, so it is cached by git blob id.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import posixpath
 import re
 from bisect import bisect_right
@@ -844,7 +845,7 @@ class _Builder:
     def _bibtex(self, content: str) -> None:
         """The BibTeX entries of a code block, by title (`@article{key, title={…}, …}`)."""
         starts = [m.start() for m in _BIBTEX_ENTRY.finditer(content)]
-        for begin, end in zip(starts, [*starts[1:], len(content)][:len(starts)], strict=True):
+        for begin, end in itertools.pairwise([*starts, len(content)]):
             title = _BIBTEX_TITLE.search(content, begin, end)
             self.bibtex.append(" ".join(title.group(1).replace("{", "").replace("}", "").split()) if title else "")
 
