@@ -45,6 +45,7 @@ PROSE = {
     "capacity": ("a page is typically 4 KB", "4 KB", "the new allocator saves up to 4 GB"),
     "example-value": ("hold out a test set (e.g., 10%)", "10%", "it scores 83.6% mAP (e.g., 83.6% on VOC)"),
     "digit-name": ("the 1s must lie on the diagonal", "1s", "the 5s window is too short"),
+    "requirement": ("the design targets 99.99% availability", "99.99%", "the service had 99.99% availability"),
 }
 
 
@@ -64,7 +65,7 @@ def kb005(text: str, exempt: list[str] | None = None) -> list[str]:
 
 
 def test_every_exemption_has_a_case_and_a_near_case() -> None:
-    block_level = {"blockquote", "reference-title", "row-change", "own-measurement", "worked-example"}
+    block_level = {"blockquote", "reference-title", "row-change", "own-measurement", "worked-example", "restated"}
     assert set(NAMES) == set(PROSE) | block_level
     assert len(NAMES) == len(set(NAMES))
 
@@ -274,6 +275,92 @@ def test_a_heading_about_examples_as_data_is_no_worked_example() -> None:
         """
     # `For example:` leads a sentence of its own, which may state a result; the walk-through is an example
     assert kb005(text) == ["45%", "2.7x", "12%"]
+
+
+def test_a_walk_through_of_the_example_just_shown_is_a_worked_example() -> None:
+    text = """
+        # Paging
+
+        ## Pages
+
+        In this example, each page holds 4 KB of memory.
+
+        - In the above, allocating a 9 KB block fails.
+
+        在这个例子中，一次换页耗时 3 秒。
+
+        - **SLA example**:
+          - a page fault served within 20 ms.
+
+        In the example of the new allocator, fragmentation fell by 40%.
+
+        In this paper, the allocator is 2x faster.
+        """
+    # a walk-through is led by `In this example,`, an example by `SLA example:`; `In the example of …` names a case
+    assert kb005(text) == ["40%", "2x"]
+    assert kb005(text, [n for n in NAMES if n != "worked-example"]) == ["4 KB", "9 KB", "3 秒", "20 ms", "40%", "2x"]
+
+
+def test_what_a_design_must_meet_is_exempt_until_switched_off() -> None:
+    text = """
+        # A chat service
+
+        ## 1.2 Functional and Non-functional Requirements
+
+        - **Availability**: target 99.99% uptime.
+        - **Latency**: a p99 delivery time of 10 seconds.
+
+        ### Storage
+
+        Each region holds 40 TB of history.
+
+        ## Results
+
+        The prototype delivered at p99 in 14 seconds.
+
+        **Goal**: writes finish in 40 ms.
+
+        ## 设计目标
+
+        写入延迟低于 5 ms。
+
+        ## Achieving the goals
+
+        The cache cut reads by 3x.
+        """
+    # the values under the requirements heading and its sub-sections, or led by `Goal:`, are targets
+    assert kb005(text) == ["14 seconds", "3x"]
+    assert kb005(text, [n for n in NAMES if n != "requirement"]) == [
+        "99.99%", "10 seconds", "40 TB", "14 seconds", "40 ms", "5 ms", "3x"]
+
+
+def test_a_value_claimed_again_is_reported_where_it_is_first_claimed() -> None:
+    text = """
+        # Serverless limits
+
+        ## Limits
+
+        A single invocation runs for at most 15 minutes.
+
+        ### Use cases
+
+        Jobs under 15 minutes fit well; the cold start adds 200 ms.
+
+        ## Tuning
+
+        The timeout is set to 300 ms for batch jobs.
+
+        Warm pools cut the start-up time by 300 ms.
+
+        ## Pricing
+
+        A warm pool costs 200 ms of billed time per start.
+        """
+    # the second `15 minutes` repeats the first in its part; `300 ms` is a setting before it is claimed;
+    # the `200 ms` of another `##` section is another item's
+    assert kb005(text) == ["15 minutes", "200 ms", "300 ms", "200 ms"]
+    assert kb005(text, [n for n in NAMES if n != "restated"]) == [
+        "15 minutes", "15 minutes", "200 ms", "300 ms", "200 ms"]
 
 
 # -- the configuration ------------------------------------------------------------------------

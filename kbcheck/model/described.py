@@ -86,6 +86,9 @@ _CAPACITY_BEFORE = lazy(
 )
 #: a value given as an example, right after the words that give one: `(e.g., 10%)`, `例如 75%`, `比如 500 ms`
 _EXAMPLE_BEFORE = lazy(r"(?:(?i:\be\.g\.|\bfor\s+example)|例如|比如|譬如)[,，:：]?\s?[~≈约]?[\s*_]{0,3}$")
+#: a value a design aims at, right before it: `aims for 100%`, `targets 99.99% availability`, `目标是 5 ms`
+_TARGET_BEFORE = lazy(r"(?:(?i:\b(?:aims?|aiming)\s+(?:for|at)|\btargets?|\btargeting|\bgoal\s+(?:is|of))"
+                      r"|目标(?:是|为)|旨在达到|力争达到)[\s*_]*(?:(?i:an?|the|about|around)\s+|[~≈约])?[\s*_]*$")
 #: a multiplier after `e.g.` is a speed-up the example reports
 _MULTIPLIER = lazy(r"[xX×倍]")
 #: a change in the clause makes the size a result: `saves up to 10 GB`, `显存最多降低 4GB`
@@ -108,8 +111,26 @@ _EXAMPLE_HEADING = lazy(
     r"|(?:一个|一些|几个)?(?:完整|具体|简单|数值|计算)?的?(?:示例|例子|算例|举例(?:说明)?))"
     r"(?:\s*\d+)?[\s*_]*(?:[:：(（—–-].*)?$"
 )
-#: a paragraph or item led by the word for an example: `Example:`, `**示例**：`, `举例：`
-_EXAMPLE_LEAD = lazy(r"^\s*(?:(?i:(?:worked\s+|numerical\s+|simple\s+)?examples?)|示例|举例|算例|例)(?:\s*\d+)?\s*[:：]")
+#: a paragraph or item led by the word for an example (`Example:`, `SLA example:`, `**示例**：`, `举例：`) or walking
+#: through the one just shown (`In this example, …`, `In the example above, …`, `在这个例子中，…`)
+_EXAMPLE_LEAD = lazy(
+    r"^\s*(?:(?:(?i:(?:(?!(?:for|some|two|three|more|other|these|those|such|many|few|the|an?)\s)[a-z][\w-]*\s+)?examples?)|示例|举例|算例|例)(?:\s*\d+)?\s*[:：]"
+    r"|(?i:in\s+(?:this|the|our)\s+(?:above\s+|below\s+)?example(?:\s+(?:above|below))?|in\s+the\s+above)\s*[,，:：]"
+    r"|在?(?:这个|这一|该|上面的|上述|下面的)例子?中|本例中|上例中)"
+)
+
+#: a heading over what a design must meet: `## Requirements`, `#### 14.1 Functional and Non-functional
+#: Requirements`, `### Design goals`, `## 设计目标`, `## 性能需求`
+_REQUIREMENT_HEADING = lazy(
+    r"^[\s\d.、:：§#*_\-]*(?:"
+    r"(?i:(?:(?:functional|non-functional|system|design|performance|key|business|product|scale|scalability"
+    r"|latency|availability|service|project|core)[\s-]+(?:and[\s-]+(?:non-functional|functional)[\s-]+)?)*"
+    r"(?:requirements?|goals?|SLAs?|SLOs?|(?:expected|target)\s+outcomes?))"
+    r"|(?:设计|性能|业务|产品|功能|非功能|系统|项目|核心)?(?:需求|目标|指标要求))"
+    r"[\s*_]*(?:[:：(（].*|\s[—–-]\s.*)?$"
+)
+#: a paragraph or item led by what a design must meet: `Goal:`, `**Requirement**: …`, `目标：`
+_REQUIREMENT_LEAD = lazy(r"^[\s*_]*(?:(?i:(?:design\s+)?(?:goals?|requirements?|targets?))|目标|需求|要求)[\s*_]*[:：]")
 
 
 def condition_spans(text: str) -> list[tuple[int, int, str]]:
@@ -152,6 +173,8 @@ def described(text: str, start: int, end: int, unit_start: int, unit_end: int) -
         tags.append("digit-name")
     if _example_value(text, start, end, unit):
         tags.append("example-value")
+    if _TARGET_BEFORE.search(text, max(0, start - 24), start):
+        tags.append("requirement")
     size = not ratio and bool(_SIZE_UNIT.match(text, end) or _SIZE_UNIT.match(unit))
     if size and _ROUND.fullmatch(text[start:end]) and (
             (_PAIR.match(after) and _WORKLOAD.search(before[-16:])) or _paired_before(text, start)):
@@ -188,6 +211,15 @@ def leads_example(text: str) -> bool:
     the list that follows it."""
     return bool(_EXAMPLE_LEAD.match(text))
 
+
+def requirement_heading(heading: str) -> bool:
+    """A heading over requirements or goals: the values under it are what the design must meet, not results."""
+    return bool(_REQUIREMENT_HEADING.match(heading))
+
+
+def leads_requirement(text: str) -> bool:
+    """A paragraph or a list item that opens as a requirement or a goal (`Goal:`, `目标：`)."""
+    return bool(_REQUIREMENT_LEAD.match(text))
 
 def _paired_before(text: str, start: int) -> bool:
     """The second of two sizes set side by side: `100 token 和 1M token`."""

@@ -29,7 +29,7 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
-from kbcheck.model.described import example_heading, leads_example, row_change
+from kbcheck.model.described import example_heading, leads_example, leads_requirement, requirement_heading, row_change
 from kbcheck.model.disables import ALL, BLOCK, ENABLE, FILE, Directive, UnreadComment, comments_in, read_comment, with_reach
 from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
@@ -341,6 +341,7 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
 #: link, wikilink or image (`[`), an autolink or HTML (`<`), an entity (`&`), math (`$`); `!`
 #: opens an image only before a `[`
 _INLINE_MARKUP = lazy(r"[\\`*_\[<&$]")
+_WHITESPACE = lazy(r"\s+")
 
 
 def _needs_parse(content: str) -> bool:
@@ -484,6 +485,13 @@ class _Builder:
         self.listed: list[tuple[str, ...]] = []
         #: sections headed as a worked example (`## Example`), with their sub-sections
         self.example_sections: set[int] = set()
+        #: sections headed as requirements or goals (`## Requirements`), with their sub-sections
+        self.requirement_sections: set[int] = set()
+        #: the values stated so far per part of the note, as written (`restated`): a later statement of
+        #: one in the same part repeats it
+        self.stated: set[tuple[int, str]] = set()
+        #: section index -> the part of the note it belongs to: its level-1 or level-2 section
+        self.part_of: dict[int, int] = {}
         #: whether the first heading is a title over sections of its own (`Document.title_block`)
         self.titled = False
         #: the numbers of the code block just closed and its last line: the block right after it may
@@ -508,6 +516,9 @@ class _Builder:
         self.sections.append(section)
         if parent in self.example_sections or (heading is not None and example_heading(heading)):
             self.example_sections.add(section.index)
+        if parent in self.requirement_sections or (heading is not None and requirement_heading(heading)):
+            self.requirement_sections.add(section.index)
+        self.part_of[section.index] = section.index if parent is None or level <= 2 else self.part_of[parent]
         if heading is not None:
             self.heading_stack.append((level, section.index))
         return section
@@ -663,6 +674,9 @@ class _Builder:
         if block.section in self.example_sections or (
                 block.kind in ("paragraph", "list_item") and leads_example(block.text or text)):
             around += ("worked-example",)
+        if block.section in self.requirement_sections or (
+                block.kind in ("paragraph", "list_item") and leads_requirement(block.text or text)):
+            around += ("requirement",)
         in_references = self.sections[block.section].role == REFERENCE
         row = block.text if block.kind == "table_row" else None
         for start, _end, written, number, card_field, tags in (
@@ -674,6 +688,13 @@ class _Builder:
                 tags += ("row-change",)
             if block.index in self.code_next and abs(number) in self.code_next[block.index].values:
                 tags += ("own-measurement",)
+            if card_field is None and not tags and not around:
+                # only a claim is restated: a value given as an example first and claimed later is claimed;
+                # a table's cells are each a quantity of their own (`| A | 3x | 3x |`), restated by prose only
+                said = (self.part_of[block.section], _WHITESPACE.sub("", written).casefold())
+                if said in self.stated and row is None:
+                    tags += ("restated",)
+                self.stated.add(said)
             line, col = positions(start)
             claim = ClaimNumber(written, number, card_field, line, col, tuple(dict.fromkeys(tags + around)))
             claims, links = (block.exempted, block.exempted_links) if claim.exempt else (block.claims, block.claim_links)

@@ -71,8 +71,21 @@ EXEMPTIONS: tuple[Exemption, ...] = (
                             "lie on the diagonal`; `in 5s` and `the 5s window` are durations"),
     Exemption("worked-example", "the values of a worked example: under a heading that names one (`## Example`, "
                                 "`### Worked example: …`, `### 一个完整示例`), in a paragraph or item led by "
-                                "`Example:` / `示例：` / `举例：`, and in the list such a lead brings in; a heading "
+                                "`Example:` / `SLA example:` / `示例：` / `举例：` or walking through the example just shown "
+                                "(`In this example, …`, `In the example above, …`, `在这个例子中`), and in the list "
+                                "such a lead brings in (`In the example of …` names a case, no example); a heading "
                                 "about examples as data (`Prompt Examples`, `示例质量分析`) is no example"),
+    Exemption("requirement", "what a design must meet, not a result: the values under a heading that names "
+                             "requirements or goals (`## Requirements`, `### Functional and Non-functional "
+                             "Requirements`, `#### Goals`, `## 设计目标`), in a paragraph or item led by `Goal:` / "
+                             "`Requirement:` / `目标：`, and right after `aims for`, `targets` or `目标是`; `## Results` "
+                             "and `## Achieving the goals` are no such heading, `reached 99.99%` is a result"),
+    Exemption("restated", "a value claimed before in the same part of the note (its level-1 or level-2 "
+                          "section), as written (`15 minutes`, `3x`): its first statement carries the finding or its "
+                          "source; the same value in another `##` section is another item's; a value given first as "
+                          "an example or a "
+                          "setting and claimed later is reported where it is claimed, and the cells of a table are "
+                          "each a quantity of their own (`| A | 3x | 3x |` reports both)"),
     Exemption("row-change", "a change written as one (`+25%`, `(-3.1%)`, `+2.2pp`) and worked out from two numbers "
                             "in the short data cells of its table row"),
     Exemption("own-measurement", "a number the author shows with the command or log that produced it: the "
