@@ -8,8 +8,9 @@ the size limit is configuration, so a cached fact of a file over the limit is
 never served, and the file is skipped as it would be without a cache.
 
 Memory: a full check of 100k files holds one file's parse at a time
-(`release`), cards while they are cited (`release_cards`), and refs as small
-tuples; a loaded cache shard holds encoded bytes until an entry is asked.
+(`release`), cards while they are cited (`release_cards`), the cached parses of
+one shard of files (`let_go_parses`), and refs as small tuples; a loaded cache
+shard holds encoded bytes until an entry is asked.
 """
 
 from __future__ import annotations
@@ -418,6 +419,15 @@ class FactStore:
             if self._texts.get(path) is not None:
                 del self._texts[path]
         self._cards.clear()
+
+    def let_go_parses(self) -> None:
+        """Let the caches of parses let go of the shards they have loaded (`BlobCache.let_go`): a
+        full check that goes shard by shard holds one shard's parses at a time, not every file's.
+        The caches other files' facts are looked up in (cards, refs, names) stay loaded."""
+        for namespace in (DOCS, CARD_DOCS):
+            cache = self._caches.get(namespace)
+            if cache is not None:
+                cache.let_go()
 
     def prepare(self) -> None:
         """Build the snapshot's lookups before work is shared out to forked workers."""
