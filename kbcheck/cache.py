@@ -308,6 +308,12 @@ class BlobCache:
         except OSError:  # a read-only or full disk
             return False
 
+    def let_go(self) -> None:
+        """Let go of every loaded shard that holds nothing unwritten (one is read again if asked
+        again): a run that works through the files shard by shard then holds one shard at a time."""
+        for prefix in [p for p in self._shards if p not in self._new and p not in self._dropped]:
+            del self._shards[prefix]
+
     def forget(self, prefixes: Collection[str]) -> None:
         """Re-read these shards (another process has written them), keeping the entries not yet written."""
         for prefix in prefixes:

@@ -187,7 +187,8 @@ def _decode_checked(value: object) -> tuple[list[Stamped], list[str]] | None:
 
 def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]],
                 options: RunOptions | None = None) -> list[Stamped]:
-    """Every file rule on each (path, kind), one file at a time, each file let go once checked.
+    """Every file rule on each (path, kind), one file at a time, each file let go once checked,
+    and each cache shard's parses once the run moves on to another shard (`by_shard`).
 
     Disable comments are audited while the file is at hand (`kbcheck.suppressions`).
     """
@@ -201,7 +202,11 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
     kept = AtCommit.for_run(kb, CHECKED, "checked", config_digest(config), ",".join(sorted(r.id for r in rules)),
                             "unused" if unused else "")
     stamped: list[Stamped] = []
+    shard: str | None = None
     for path, kind in targets:
+        if (here := _shard(kb, path)) != shard:
+            kb.facts.let_go_parses()  # the last shard's files are done: their cached parses are let go
+            shard = here
         hit = _decode_checked(kept.get(path, kind)) if kept is not None else None
         if hit is not None:
             stamped.extend(hit[0])
@@ -255,6 +260,12 @@ def _shard(kb: KnowledgeBase, path: str) -> str:
     return shard_of(kb.snapshot.blob_id(path) or "00")
 
 
+def by_shard(kb: KnowledgeBase, targets: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The targets in the order of their blob's cache shard, living documents first: checked so,
+    one process holds the cached parses of one shard at a time, not of the whole knowledge base."""
+    return sorted(targets, key=lambda target: (target[1] != KNOWLEDGE, _shard(kb, target[0])))
+
+
 def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
                      targets: list[tuple[str, str]], options: RunOptions | None = None) -> list[Stamped]:
     """`check_files` over all targets, in one process per core when the cache is cold.
@@ -266,7 +277,7 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     """
     tasks = _tasks(kb, targets)
     if tasks is None:
-        return check_files(kb, config, rules, targets, options)
+        return check_files(kb, config, rules, by_shard(kb, targets), options)
     # what every file's check needs, built once before forking so that no worker builds its own
     kb.paper_index()
     kb.repo_index()

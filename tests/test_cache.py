@@ -273,3 +273,20 @@ def test_check_digest_and_baseline_share_one_cache_identity(git_repo) -> None:  
     again = repository_cache(open_repository(git_repo.path))("card")
     assert again.get("ab" * 20) == {"x": 1}
     assert isinstance(cache, BlobCache)
+
+
+def test_let_go_reads_a_shard_again_and_keeps_what_is_unwritten(git_dir: Path) -> None:
+    writer = BlobCache(git_dir, "doc", "1.0")
+    writer.put(blob(1), "first")
+    writer.flush()
+    reader = BlobCache(git_dir, "doc", "1.0")
+    assert reader.get(blob(1)) == "first"
+    reader.put(blob(2), "not yet written")
+    other = BlobCache(git_dir, "doc", "1.0")
+    other.put(blob(1), "rewritten")
+    other.flush()
+    assert reader.get(blob(1)) == "first"  # the loaded shard is held
+    reader.let_go()
+    assert reader.get(blob(2)) == "not yet written"  # a shard with unwritten entries stays
+    assert shard_of(blob(1)) != shard_of(blob(2))
+    assert reader.get(blob(1)) == "rewritten"  # a let-go shard is read again

@@ -8,8 +8,9 @@ the size limit is configuration, so a cached fact of a file over the limit is
 never served, and the file is skipped as it would be without a cache.
 
 Memory: a full check of 100k files holds one file's parse at a time
-(`release`), cards while they are cited (`release_cards`), and refs as small
-tuples; a loaded cache shard holds encoded bytes until an entry is asked.
+(`release`), cards while they are cited (`release_cards`), the cached parses of
+one shard of files (`let_go_parses`), and refs as small tuples; a loaded cache
+shard holds encoded bytes until an entry is asked.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from kbcheck.model.facts import (
 )
 from kbcheck.model.heads import head_refs
 from kbcheck.model.plain import from_plain, to_plain
+from kbcheck.model.recent import Recent
 
 T = TypeVar("T")
 M = TypeVar("M")
@@ -50,6 +52,10 @@ if TYPE_CHECKING:
 CARDS, REFS, DOCS, CARD_DOCS, INDEXES = "card", "refs", "doc", "doc-card", "index"
 #: name indexes kept per kind: a digest compares two revisions, a hook follows a third
 NAME_INDEXES_KEPT = 3
+#: the kind of living documents (`kbcheck.model.knowledge_base.KNOWLEDGE`)
+LIVING = "knowledge"
+#: with a cache, the texts and parses of this many files (living documents aside) are held at most
+TEXTS_HELD, DOCUMENTS_HELD = 2048, 512
 #: `uncached` looks at this many files before deciding the cache is warm
 _SAMPLE = 64
 
@@ -90,10 +96,15 @@ class FactStore:
         self.notices: list[str] = []
         self._cache_factory = cache
         self._caches: dict[str, BlobCache] = {}
-        self._texts: dict[str, str | None] = {}
+        # with a cache, a parse let go is decoded again when asked: a run that reads every note
+        # (a digest) holds the last few thousand texts and parses, not all of them
+        bounded = cache is not None
+        self._texts: Recent[str | None] = Recent(TEXTS_HELD if bounded else None)
         self._sizes: dict[str, int] = {}
         self._unread: dict[str, str] = {}
-        self._documents: dict[str, Document | None] = {}
+        self._documents: Recent[Document | None] = Recent(DOCUMENTS_HELD if bounded else None)
+        #: living documents' parses, all kept: they are few, large, and asked again and again
+        self._living: dict[str, Document | None] = {}
         self._cards: dict[str, Card | None] = {}
         self._refs: dict[str, BlockRefs | None] = {}
         #: the numbers of cards cited as evidence
@@ -123,7 +134,8 @@ class FactStore:
     def preload(self, paths: Iterable[tuple[str, str]]) -> None:
         """Read these (path, kind) files' texts in one go (from git, one batch instead of a
         request each); only what a later `text()` would read: cards whose fields and
-        numbers are cached are skipped."""
+        numbers are cached are skipped. No more are read than are held (`TEXTS_HELD`): the
+        rest would be let go before they are asked, and are read when they are."""
         cache = self._cache(CARDS)
         wanted: list[str] = []
         for path, kind in dict.fromkeys(paths):
@@ -135,6 +147,8 @@ class FactStore:
             ):
                 continue
             wanted.append(path)
+        if self._texts.limit is not None:
+            del wanted[self._texts.limit:]
         if len(wanted) > 1:
             found = self.snapshot.read_many(wanted)
             for path in wanted:
@@ -268,8 +282,9 @@ class FactStore:
 
         `store=False` parses without writing the result to the cache (it is still read from it).
         """
-        if path in self._documents:
-            return self._documents[path]
+        held = self._living if kind == LIVING else self._documents
+        if path in held:
+            return held[path]
         body_line: int | None = None
         if kind in CARD_KINDS:
             card = self.card(path, kind)
@@ -280,14 +295,14 @@ class FactStore:
             _model(Document),
             lambda: self._with_text(path, lambda text: document_facts(kind, text, self.settings, body_line)),
             lambda document: to_plain(document, Document), store=store)
-        self._documents[path] = document
+        held[path] = document
         return document
 
     def source_refs(self, path: str, kind: str) -> list[Ref] | None:
         """A file's own sources (`Document.source_refs`): from its parse when that is at hand (in
         memory or in the cache), else from its head alone (`kbcheck.model.heads`), without
         parsing the body. None when the file has no text."""
-        if path not in self._documents:
+        if path not in self._documents and path not in self._living:
             cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
             blob = self.snapshot.blob_id(path)
             if cache is None or blob is None or not cache.has(blob, self._key("document", _parse_class(kind))):
@@ -403,8 +418,7 @@ class FactStore:
         self._sizes.pop(path, None)
         if self._texts.get(path) is not None:
             del self._texts[path]
-        if kind != "knowledge":  # living documents are few and asked again (mentions, relations)
-            self._documents.pop(path, None)
+        self._documents.pop(path, None)  # living documents are few and asked again (mentions, relations)
         if kind in CARD_KINDS:
             self._cards.pop(path, None)
 
@@ -418,6 +432,15 @@ class FactStore:
             if self._texts.get(path) is not None:
                 del self._texts[path]
         self._cards.clear()
+
+    def let_go_parses(self) -> None:
+        """Let the caches of parses let go of the shards they have loaded (`BlobCache.let_go`): a
+        full check that goes shard by shard holds one shard's parses at a time, not every file's.
+        The caches other files' facts are looked up in (cards, refs, names) stay loaded."""
+        for namespace in (DOCS, CARD_DOCS):
+            cache = self._caches.get(namespace)
+            if cache is not None:
+                cache.let_go()
 
     def prepare(self) -> None:
         """Build the snapshot's lookups before work is shared out to forked workers."""

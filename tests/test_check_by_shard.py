@@ -1,0 +1,79 @@
+"""A full check goes through the files shard by shard and lets each shard's cached parses go.
+
+The cached parse of every note is the largest thing a warm full check
+reads (1.5 times the markdown): held for the whole run, a knowledge base of
+10k notes kept all of it at once. Checked in the order of their blob's cache
+shard, the run holds one shard's parses at a time, and finds the same.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from gitrepo import GitRepo
+
+import kbcheck.engine as engine
+from kbcheck.cache import BlobCache, shard_of
+from kbcheck.cli import main
+from kbcheck.model.store import DOCS, FactStore
+
+BRIEFS = {
+    f"inbox/tom/2026-10-{n:03d}.md": f"# Brief {n}\n\nThe router paper (arXiv:2610.{n:05d}) reads token {n}.\n"
+    for n in range(90)
+} | {"organized/paper_cards/1695-2610-00001.md": '---\narxiv: "2610.00001"\ntitle: "Routers"\n---\n\n# Routers\n'}
+
+
+def _check() -> str:
+    out, err = io.StringIO(), io.StringIO()
+    main(["check", "--all", "--format", "json"], out=out, err=err)
+    return out.getvalue()
+
+
+@pytest.fixture
+def briefs(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit_files(BRIEFS, "briefs")
+    blobs = {git_repo.git("rev-parse", f"HEAD:{path}") for path in BRIEFS}
+    assert len({shard_of(blob) for blob in blobs}) > 30  # spread over the shards
+    return git_repo
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many shards of parses the cache holds each time a parse is asked for."""
+    counts: list[int] = []
+    get = BlobCache.get
+
+    def watching(self: BlobCache, blob_id: str, key: str = "") -> object | None:
+        value = get(self, blob_id, key)
+        if self.namespace == DOCS:
+            counts.append(len(self._shards))
+        return value
+
+    monkeypatch.setattr(BlobCache, "get", watching)
+    return counts
+
+
+def test_a_warm_full_check_holds_one_shard_of_parses_at_a_time(briefs: GitRepo, held: list[int]) -> None:
+    cold = _check()
+    assert '"KB004"' in cold
+    held.clear()
+    assert _check() == cold
+    assert len(held) == len(BRIEFS) - 1  # the card's parse is not a document's
+    assert max(held) == 1
+
+
+def test_a_run_that_lets_nothing_go_holds_every_shard(briefs: GitRepo, held: list[int],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    cold = _check()
+    monkeypatch.setattr(FactStore, "let_go_parses", lambda self: None)
+    held.clear()
+    assert _check() == cold
+    assert max(held) > 30
+
+
+def test_the_order_of_the_files_changes_no_finding(briefs: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    by_shard = _check()
+    assert '"KB004"' in by_shard
+    monkeypatch.setattr(engine, "by_shard", lambda kb, targets: sorted(targets, reverse=True))
+    assert _check() == by_shard
