@@ -156,7 +156,7 @@ def stamp(kb: KnowledgeBase, found: list[tuple[Rule, str | None, Problem]], *, c
 
 
 #: the cache key of a file's line digests (`_line_contexts`)
-LINE_CONTEXTS_KEY = "line-contexts-1"
+LINE_CONTEXTS_KEY = "line-contexts"
 
 
 def _line_contexts(text: str) -> list[str]:

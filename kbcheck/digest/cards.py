@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.model.knowledge_base import KnowledgeBase
 
-#: the cache key of `abstract_only` (bumped when how it is read changes)
+#: the cache key of `abstract_only`
 _ABSTRACT_ONLY_KEY = "abstract-only"
 #: below this many total citations a zero influential count is normal, whatever the threshold
 _HIGH_TOTAL_FLOOR = 50

@@ -17,8 +17,8 @@ from kbcheck.layout_detect import is_link_list
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
-#: the cache key of `is_link_list` in ITEM_FACTS (bumped when the test changes)
-_KEY = "link-list-1"
+#: the cache key of `is_link_list` in ITEM_FACTS
+_KEY = "link-list"
 
 
 def index_page(kb: KnowledgeBase, path: str) -> bool:

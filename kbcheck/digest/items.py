@@ -54,8 +54,8 @@ _VALUES = lazy(r"(\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)?)")
 #: the cache namespace of what the digest reads from one changed file's text alone
 ITEM_FACTS = "item"
 #: the key of a note's `is_stub` in ITEM_FACTS
-_STUB_KEY = "stub-3"
-#: cache keys of those facts (bumped when how they are read changes)
+_STUB_KEY = "stub"
+#: cache keys of those facts
 _FIELDS_KEY, _DESCRIBED_KEY = "fields", "described"
 
 

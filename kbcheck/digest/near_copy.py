@@ -37,7 +37,7 @@ MIN_LINES = 6
 #: line hashes kept per note for the index
 KEPT = 4
 #: the cache namespace and key of a note's (line count, smallest line hashes)
-_FACTS, _KEY = "item", "near-copy-1"
+_FACTS, _KEY = "item", "near-copy"
 _SPACE = lazy(r"\s+")
 _WORD = lazy(r"\w")
 _HEADING = lazy(r" {0,3}#{1,6}(?:\s|$)")

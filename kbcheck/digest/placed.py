@@ -36,8 +36,8 @@ NAMESPACE = ITEM_FACTS
 
 #: below this many guides and briefs to parse, a second process costs more than it saves
 PARALLEL_MIN_NOTES = 100
-#: what placements are kept under (changed with how an increment is placed)
-PLACED_KEY = "placed-links-periods-names-3"
+#: what placements are kept under
+PLACED_KEY = "placed"
 #: suggestions, related material, name clashes, and the notices placing gave
 Placement = tuple[list[Suggestion], list[Related], list[str], list[str]]
 
@@ -111,7 +111,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
                      head_date: str = "") -> None:
     """Give each increment its suggested sections (from `suggester`, over `kb`; `head_date` dates a
     note that carries no date of its own), related material and name-clash warnings."""
-    # the key names how placing is done: placements kept by an earlier way of placing are not reused
+    # kept under the commit; placements an earlier kbcheck kept are not reused (the cache version)
     kept = AtCommit.for_run(kb, NAMESPACE, PLACED_KEY, config_digest(kb.config), lang)
     missing: list[Item] = []
     for item in increments:

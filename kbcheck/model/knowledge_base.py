@@ -40,7 +40,7 @@ _WILDCARD = lazy(r"[*?\[]")
 #: an old-style card name keeps `math.GT/0309136` as `math-gt-0309136`: the `-gt` may be a subject class
 _SUBJECT_CLASS = lazy(r"^([a-z][a-z-]*)-([a-z]{2})/")
 #: the cache key of `names_kbcheck` (it depends on the text alone)
-DIRECTIVE_WORD_KEY = "may-hold-disables-1"
+DIRECTIVE_WORD_KEY = "may-hold-disables"
 #: the cache key of `note_id`, before what else it depends on
 NOTE_ID_KEY = "note-id"
 

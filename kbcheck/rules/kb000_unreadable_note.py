@@ -55,7 +55,7 @@ NAME = "unreadable-note"
 SEVERITY = "warning"
 KINDS = ("knowledge", "paper_card", "repo_card", "guide", "brief", "markdown")
 #: the cache key of "this blob has text", kept per blob so a warm run reads nothing
-_READABLE_KEY = "readable-1"
+_READABLE_KEY = "readable"
 
 
 def _readable(_text: str) -> bool:
