@@ -42,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
+from kbcheck.digest.broken_links import grouped_line, missing_target
 from kbcheck.digest.housekeeping import filing_only
 from kbcheck.digest.model import (
     ADDED,
@@ -62,6 +63,7 @@ from kbcheck.rules.kb006_stale_number import StaleNumber
 if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.findings import Finding
+    from kbcheck.rules.kb009_broken_path import MissingTarget
 
 #: rules whose findings elsewhere can be about an item (they name its id or its card)
 _ABOUT_RULES = ("KB002", "KB006")
@@ -113,13 +115,24 @@ def _names(finding: Finding, path: str, ids: set[str]) -> bool:
 def finding_lines(findings: Iterable[Finding], lang: str) -> list[str]:
     """The findings as warnings of the item they concern, their messages in the digest's language:
     one line per rule, file and subject (a broken link's target written five times is one caution,
-    naming its lines), in the order first found."""
+    naming its lines), in the order first found; a file's links to two missing targets or more are
+    one caution for the file (`kbcheck.digest.broken_links`)."""
     grouped: dict[tuple[str, str, str], list[Finding]] = {}
     for finding in findings:
         grouped.setdefault((finding.rule, finding.path, finding.subject or finding.fingerprint), []).append(finding)
+    missing: dict[str, list[tuple[MissingTarget, list[Finding]]]] = {}
+    for same in grouped.values():
+        facts = missing_target(same[0])
+        if facts is not None:
+            missing.setdefault(same[0].path, []).append((facts, same))
     out: list[str] = []
     for same in grouped.values():
         first = same[0]
+        targets = missing.get(first.path, [])
+        if len(targets) > 1 and missing_target(first) is not None:
+            if targets[0][1] is same:  # the file's one caution, where its first missing target was
+                out.append(grouped_line(first.path, targets, lang))
+            continue
         lines = ", ".join(str(line) for line in dict.fromkeys(f.line for f in same))
         out.append(f"{first.rule} {first.path}:{lines}: {i18n.say(first.message, lang)}")
     return out

@@ -90,6 +90,9 @@ _PHRASES: dict[str, str] = {
     "caution.influential_zero": "citation counts do not match: {total} citations but 0 influential",
     "caution.refresh_not_new": "the refresh itself is not new ({fields}); it does not count as an increment",
     "caution.not_read": "content not read: {note}",
+    "broken.grouped": "links {n} files that do not exist (pages not written yet, or renamed): {targets}",
+    "broken.target": "{written} (line{s} {lines})",
+    "broken.target.meant": "{written} (line{s} {lines}; did you mean {meant}?)",
     "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
                          "wrong paper (a copied link?)"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
