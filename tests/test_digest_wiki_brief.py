@@ -82,7 +82,8 @@ def test_a_note_a_page_body_links_is_discussed_whatever_its_ids(git_repo, capsys
 
 
 def test_a_note_no_page_body_links_stays_new_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/two-papers.md": TWO_PAPERS})
+    # it links the page (somewhere to go), the page does not link it
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/two-papers.md": TWO_PAPERS + "\n[[speculative-decoding]]\n"})
     assert _items(base, capsys)["wiki/sources/two-papers.md"]["class"] == "increment"
 
 
@@ -171,7 +172,8 @@ def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsy
     ("wiki/sources/one-task.md", "# Draft models\n\n- [ ] check the numbers\n- drafts are cheap\n- verify in one pass\n"),
 ])
 def test_a_note_about_a_topic_is_not_bookkeeping(git_repo, capsys, path, text) -> None:  # type: ignore[no-untyped-def]
-    assert _added(git_repo, {path: text}, capsys)[path]["class"] == "increment"
+    # the note links the page: it has somewhere to go
+    assert _added(git_repo, {path: text + "\n[[a]]\n"}, capsys)[path]["class"] == "increment"
 
 
 NOTE_V1 = """---
@@ -183,6 +185,8 @@ status: reading
 # Draft models
 
 Drafts are cheap; the verifier accepts a prefix.
+
+[[a]]
 
 - [ ] check the speedup table
 
@@ -386,7 +390,8 @@ def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None
 
 def test_an_increment_shows_five_cautions_and_counts_the_rest(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     numbers = "\n\n".join(f"The drafts reach {90 + n}.{n}% acceptance on task {n}." for n in range(7))
-    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/many-numbers.md": f"# Many numbers\n\n{numbers}\n"})
+    page = PAGE_AFTER + "- [[many-numbers]]\n"  # listed among the page's sources: somewhere to go
+    base = ingest(git_repo, page, {"wiki/sources/many-numbers.md": f"# Many numbers\n\n{numbers}\n"})
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     block = capsys.readouterr().out.split("**Cautions**", 1)[1].split("\n## ", 1)[0]
     assert block.count("- KB005 ") == 5 and "- … 2 more" in block

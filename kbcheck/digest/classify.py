@@ -22,6 +22,8 @@
 | added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
+| an increment above that is a note nothing in the       | review     |
+|   living documents relates to (tried once placed)      |            |
 
 Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
 by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their body lines
@@ -30,7 +32,10 @@ by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their b
 of kbcheck's own. A knowledge base with no living
 document (`knowledge` empty, or matching no file at head) has nowhere to fold a note: its new
 and changed notes are notes to read (review), except one that links a living document still to
-be written, which is proposed as a new page (`kbcheck.digest.new_page`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
+be written, which is proposed as a new page (`kbcheck.digest.new_page`). With living documents,
+a note no section fits, that links no page to write and that no living document cites, mentions
+or links (nor it them) has nowhere to fold either: the last row, tried once the increments are
+placed (`kbcheck.digest.no_home`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
 An item's ids are its own: those a header every note repeats carries (the
 owner's index repository) were dropped before (`items.drop_repeated_ids`).

@@ -48,6 +48,10 @@ _PHRASES: dict[str, str] = {
     "near_copy": "near-copy of {path}: the same text but for a line or two, not new material",
     "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
     "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
+    "no_home": ("nothing to fold into: it cites no paper or repository, no section of the living documents holds "
+                "its words, none links it, and it links no page still to write; a note to read (or a page's start)"),
+    "no_home.modified": ("nothing to fold into ({what}): it cites no paper or repository, no section of the living "
+                         "documents holds its words, none links it, and it links no page still to write; a note to read"),
     "modified": "modified: {what}",
     "modified.recheck": "re-check the entry in {sections}",
     "unchanged": "unchanged between base and head; listed again by the manifest",
