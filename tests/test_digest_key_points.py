@@ -228,3 +228,51 @@ def test_a_long_field_value_is_cut_between_words_with_an_ellipsis() -> None:
 
     shown = value("Tree drafts verify every branch in one pass, ExtraordinarilyLongModelName included")
     assert shown == "Tree drafts verify every branch in one pass…" and value("short") == "short"
+
+
+# -- lines of links alone ------------------------------------------------------------------------
+
+BOOK_NOTE = """# A book on saving
+
+## Meta Info
+
+- ebook: http://books.example.org/saving.pdf
+- catalogue: https://books.example.org/subject/123/
+https://mirror.example.org/saving.pdf
+
+## First reading
+
+Spending less than one earns is the whole method; the book spends three chapters on it.
+"""
+LINKED_TABLE_NOTE = """# Attacking solvers
+
+[paper link](https://arxiv.org/pdf/2309.01234)
+| Year | Introduction |
+| ---- | ------------ |
+| 2023 | An attack that freezes the logical entities and rewrites the rest of a word problem. |
+"""
+VIDEO_NOTE = """# Concept notes
+
+## Facts
+
+Source Name: [[Video site]]
+link: https://video.example.org/watch?v=abc
+Pub Time:
+Author: [[someone]]
+
+The speaker links each new idea to an older note before writing it down.
+"""
+
+
+@pytest.mark.parametrize("text, key_points", [
+    (BOOK_NOTE, "Spending less than one earns is the whole method; the book spends three chapters on it."),
+    (LINKED_TABLE_NOTE, "2023 · An attack that freezes the logical entities and rewrites the rest of a word problem."),
+    (VIDEO_NOTE, "The speaker links each new idea to an older note before writing it down."),
+])
+def test_a_line_of_links_alone_is_no_key_point(git_repo, capsys, text: str, key_points: str) -> None:  # type: ignore[no-untyped-def]
+    assert _note(git_repo, text, capsys)["key_points"] == key_points
+
+
+def test_a_label_with_words_after_it_is_kept(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    text = "# Results\n\nResults: 91.2% on [the benchmark](https://example.org/b), two points up.\n"
+    assert _note(git_repo, text, capsys)["key_points"] == "Results: 91.2% on the benchmark, two points up."

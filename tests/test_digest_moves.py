@@ -28,6 +28,8 @@ one pass of the target model, so that long prefixes are accepted at once.
 ## Results
 
 Accepted prefixes are twice as long on four benchmarks, at the same output quality.
+
+[Decoding](../../overview/decoding.md)
 """
 
 

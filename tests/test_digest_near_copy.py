@@ -70,7 +70,9 @@ def _items(repo: GitRepo, before: dict[str, str], new: dict[str, str],
            capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
     repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
     base = repo.commit_all("base", author="tom")
-    repo.write_many(new)
+    # the overview lists the new notes among its sources: each has somewhere to go
+    sources = "".join(f"- [{path}](../{path})\n" for path in new)
+    repo.write_many({**new, "overview/a.md": f"{OVERVIEW}\n## References\n\n{sources}"})
     repo.commit_all("new", author="tom")
     assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
     items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]

@@ -116,7 +116,7 @@ def digest(git_repo) -> dict:  # type: ignore[no-untyped-def,type-arg]
         "organized/paper_cards/1801-1706-03762.md": OLD_CARD,
         "organized/paper_cards/1802-2609-01234.md": RECENT_CARD,
         "organized/guides/routing-practice.md": GUIDE_LINKING,
-        "organized/guides/weekly-plan.md": TODO,
+        "organized/guides/weekly-plan.md": TODO + f"\n[活文档](../../{LIVING})\n",  # somewhere to go
     })
     git_repo.commit_all("new material", author="tom")
     return {"base": base}

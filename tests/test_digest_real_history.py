@@ -218,8 +218,11 @@ def test_a_created_line_is_not_a_key_point(git_repo, capsys) -> None:  # type: i
     git_repo.write_many({".kbcheck.toml": ARTICLE_CONFIG, "articles/cnn-models.md": ARTICLE})
     base = git_repo.commit_all("base", author="tom")
     git_repo.write_many({
-        "notes/frameworks.md": "# 框架概览\n\nCreated: 2022-08-19 21:59\n\nTensorFlow 与 PyTorch 的取舍。\n",
-        "notes/created-in-text.md": "# Created equal\n\nCreated equal, the two schedulers still differ.\n",
+        # each links the article: somewhere to go, so an increment whose key points are shown
+        "notes/frameworks.md": "# 框架概览\n\nCreated: 2022-08-19 21:59\n\nTensorFlow 与 PyTorch 的取舍。\n\n"
+                               "[CNN](../articles/cnn-models.md)\n",
+        "notes/created-in-text.md": "# Created equal\n\nCreated equal, the two schedulers still differ.\n\n"
+                                    "[CNN](../articles/cnn-models.md)\n",
     })
     git_repo.commit_all("notes", author="tom")
     assert main(["digest", "--since", base, "--lang", "en"]) == 0

@@ -45,10 +45,16 @@ def _digest(base: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str
     return {i["path"]: i for i in json.loads(capsys.readouterr().out)["items"]}
 
 
+#: a lone link line (no prose) to the overview: each note has somewhere to go, so a note with prose
+#: is an increment (`kbcheck.digest.no_home`)
+TO_OVERVIEW = "\n[Decoding](../overview/decoding.md)\n"
+
+
 def _land(repo: GitRepo, notes: dict[str, str], before: dict[str, str] | None = None) -> str:
-    repo.write_many({".kbcheck.toml": CONFIG, "overview/decoding.md": OVERVIEW, **(before or {})})
+    linked = {path: text + TO_OVERVIEW for path, text in (before or {}).items()}
+    repo.write_many({".kbcheck.toml": CONFIG, "overview/decoding.md": OVERVIEW, **linked})
     base = repo.commit_all("base", author="tom")
-    repo.write_many(notes)
+    repo.write_many({path: text + TO_OVERVIEW for path, text in notes.items()})
     repo.commit_all("notes", author="tom")
     return base
 

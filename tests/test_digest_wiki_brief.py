@@ -82,7 +82,8 @@ def test_a_note_a_page_body_links_is_discussed_whatever_its_ids(git_repo, capsys
 
 
 def test_a_note_no_page_body_links_stays_new_material(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/two-papers.md": TWO_PAPERS})
+    # it links the page (somewhere to go), the page does not link it
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/two-papers.md": TWO_PAPERS + "\n[[speculative-decoding]]\n"})
     assert _items(base, capsys)["wiki/sources/two-papers.md"]["class"] == "increment"
 
 
@@ -171,7 +172,8 @@ def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsy
     ("wiki/sources/one-task.md", "# Draft models\n\n- [ ] check the numbers\n- drafts are cheap\n- verify in one pass\n"),
 ])
 def test_a_note_about_a_topic_is_not_bookkeeping(git_repo, capsys, path, text) -> None:  # type: ignore[no-untyped-def]
-    assert _added(git_repo, {path: text}, capsys)[path]["class"] == "increment"
+    # the note links the page: it has somewhere to go
+    assert _added(git_repo, {path: text + "\n[[a]]\n"}, capsys)[path]["class"] == "increment"
 
 
 NOTE_V1 = """---
@@ -183,6 +185,8 @@ status: reading
 # Draft models
 
 Drafts are cheap; the verifier accepts a prefix.
+
+[[a]]
 
 - [ ] check the speedup table
 
@@ -385,11 +389,12 @@ def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None
 
 
 def test_an_increment_shows_five_cautions_and_counts_the_rest(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    links = "\n".join(f"- [[missing-page-{n}]]" for n in range(7))
-    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/many-links.md": f"# Many links\n\nDrafts.\n\n{links}\n"})
+    numbers = "\n\n".join(f"The drafts reach {90 + n}.{n}% acceptance on task {n}." for n in range(7))
+    page = PAGE_AFTER + "- [[many-numbers]]\n"  # listed among the page's sources: somewhere to go
+    base = ingest(git_repo, page, {"wiki/sources/many-numbers.md": f"# Many numbers\n\n{numbers}\n"})
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     block = capsys.readouterr().out.split("**Cautions**", 1)[1].split("\n## ", 1)[0]
-    assert block.count("- KB009 ") == 5 and "- … 2 more" in block
+    assert block.count("- KB005 ") == 5 and "- … 2 more" in block
 
 
 def test_a_new_page_no_existing_page_should_link_names_none(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -413,7 +418,23 @@ def test_one_broken_target_linked_three_times_is_one_caution_naming_its_lines(gi
     assert caution.startswith("KB009 wiki/sources/links.md:3, 5, 7: ")
 
 
-def test_broken_links_to_different_targets_are_a_caution_each(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAnd [[other-missing-page]].\n"
-    cautions = _cautions(git_repo, note, capsys)
-    assert [c.split(": ", 1)[0] for c in cautions] == ["KB009 wiki/sources/links.md:3", "KB009 wiki/sources/links.md:5"]
+def test_broken_links_to_different_targets_are_one_caution_naming_them(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAnd [[other-missing-page]], [[missing-page]].\n"
+    assert _cautions(git_repo, note, capsys) == [
+        "KB009 wiki/sources/links.md: links 2 files that do not exist (pages not written yet, or renamed): "
+        "[[missing-page]] (lines 3, 5), [[other-missing-page]] (line 5)"]
+
+
+def test_a_note_linking_many_missing_pages_is_one_caution_naming_three(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    links = "\n".join(f"- [[missing-page-{n}]]" for n in range(7))
+    (caution,) = _cautions(git_repo, f"# Many links\n\nDrafts.\n\n{links}\n", capsys)
+    assert caution == ("KB009 wiki/sources/links.md: links 7 files that do not exist (pages not written yet, or "
+                       "renamed): [[missing-page-0]] (line 5), [[missing-page-1]] (line 6), [[missing-page-2]] "
+                       "(line 7) and 4 more")
+
+
+def test_a_renamed_target_leads_the_grouped_caution_with_its_fix(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Links\n\nSee [[missing-page]], [the page](../concepts/Speculative-Decoding.md) and [[later-page]].\n"
+    (caution,) = _cautions(git_repo, note, capsys)
+    assert ": links 3 files that do not exist" in caution
+    assert caution.split("renamed): ", 1)[1].startswith("../concepts/Speculative-Decoding.md (line 3; did you mean")

@@ -177,13 +177,44 @@ def test_the_digest_says_no_section_fits_and_places_the_note_on_the_topic(git_re
     status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
     assert status == 0
     items = {i["path"]: i for i in json.loads(out)["items"]}
-    assert items["notes/item-cf.md"]["suggested_sections"] == []
-    placed = [(s["living_doc"], s["section"]) for s in items["notes/cl-noise.md"]["suggested_sections"]]
+    # no section fits the unrelated note, it cites and links nothing, nothing links it: nowhere to fold
+    unrelated = items["notes/item-cf.md"]
+    assert (unrelated["class"], unrelated["reason"]) == ("review", NO_HOME)
+    assert "suggested_sections" not in unrelated or unrelated["suggested_sections"] == []
+    on_topic = items["notes/cl-noise.md"]
+    placed = [(s["living_doc"], s["section"]) for s in on_topic["suggested_sections"]]
+    assert on_topic["class"] == "increment"
     assert ("articles/noisy-labels.md", "Confident learning: estimating label noise") in placed[:2]
     status, markdown, _ = run_cli("digest", "--since", base, "--lang", "en")
     assert status == 0
-    block = markdown.split("notes/item-cf.md", 1)[1].split("## ", 1)[0]
-    assert "- no section of the living documents fits clearly" in block
+    assert f"(`notes/item-cf.md`): {NO_HOME}" in markdown
+
+
+NO_HOME = ("nothing to fold into: it cites no paper or repository, no section of the living documents holds its "
+           "words, none links it, and it links no page still to write; a note to read (or a page's start)")
+
+
+def test_an_unplaced_note_that_links_a_living_document_stays_an_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES})
+    base = git_repo.commit_all("notes", author="tom")
+    git_repo.write("notes/item-cf.md", EN_UNRELATED + "\n[noisy labels](../articles/noisy-labels.md)\n")
+    git_repo.commit_all("one note", author="tom")
+    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
+    assert status == 0
+    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    assert item["class"] == "increment"
+
+
+def test_an_unplaced_note_a_living_document_lists_stays_an_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES})
+    base = git_repo.commit_all("notes", author="tom")
+    listed = EN_PAGE + "\n## References\n\n- [item-based filtering](../notes/item-cf.md)\n"
+    git_repo.write_many({"notes/item-cf.md": EN_UNRELATED, "articles/noisy-labels.md": listed})
+    git_repo.commit_all("one note, listed", author="tom")
+    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
+    assert status == 0
+    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    assert item["class"] == "increment"
 
 
 # -- headings that are links ---------------------------------------------------------------------
@@ -280,3 +311,15 @@ def test_a_repo_few_notes_cite_is_still_the_notes_own(git_repo) -> None:  # type
     assert item["ids"] == ["tom/notes-index"]
     # the page's body links the note: it is discussed there, whatever its ids
     assert (item["class"], item["reason"]) == ("review", "already digested: 稠密检索 link this file")
+
+
+def test_an_edit_of_a_note_nothing_relates_to_is_no_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES,
+                         "notes/item-cf.md": EN_UNRELATED})
+    base = git_repo.commit_all("notes", author="tom")
+    git_repo.write("notes/item-cf.md", EN_UNRELATED + "\nThe neighbourhood size barely matters past fifty items.\n")
+    git_repo.commit_all("edit", author="tom")
+    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
+    assert status == 0
+    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    assert (item["class"], item["reason"].split(":", 1)[0]) == ("review", "nothing to fold into (body changed)")

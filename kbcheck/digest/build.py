@@ -23,6 +23,7 @@ from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, 
 from kbcheck.digest.moves import paired_moves
 from kbcheck.digest.near_copy import NearCopies
 from kbcheck.digest.new_page import new_pages
+from kbcheck.digest.no_home import unfold
 from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
@@ -183,6 +184,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     for item in items:
         if item.cls == INCREMENT and item.change != DELETED:
             item.new_pages = new_pages(head_kb, item.path)
+    unfold(head_kb, items, head_docs, lang)  # placed, and nothing in the living documents relates to it
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
     ordered += sorted((i for i in items if i.cls == REVIEW), key=lambda i: i.path)

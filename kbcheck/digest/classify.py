@@ -22,6 +22,8 @@
 | added, linked by path from an ordinary section         | review     |
 | added, some id lacking an entry mention, or no ids     | increment  |
 | substantive modification                               | increment  |
+| an increment above that is a note nothing in the       | review     |
+|   living documents relates to (tried once placed)      |            |
 
 Bookkeeping notes are told by name or shape (`kbcheck.digest.gist`), housekeeping edits
 by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their body lines
@@ -30,7 +32,10 @@ by what the diff changed (`kbcheck.digest.housekeeping`), near-copies by their b
 of kbcheck's own. A knowledge base with no living
 document (`knowledge` empty, or matching no file at head) has nowhere to fold a note: its new
 and changed notes are notes to read (review), except one that links a living document still to
-be written, which is proposed as a new page (`kbcheck.digest.new_page`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
+be written, which is proposed as a new page (`kbcheck.digest.new_page`). With living documents,
+a note no section fits, that links no page to write and that no living document cites, mentions
+or links (nor it them) has nowhere to fold either: the last row, tried once the increments are
+placed (`kbcheck.digest.no_home`). The "unchanged" row is kbcheck's own: only a manifest can list a path that
 did not change in the range, and such a re-delivery is not new material.
 An item's ids are its own: those a header every note repeats carries (the
 owner's index repository) were dropped before (`items.drop_repeated_ids`).
@@ -42,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
+from kbcheck.digest.broken_links import grouped_line, missing_target
 from kbcheck.digest.housekeeping import filing_only
 from kbcheck.digest.model import (
     ADDED,
@@ -62,6 +68,7 @@ from kbcheck.rules.kb006_stale_number import StaleNumber
 if TYPE_CHECKING:
     from kbcheck.config import Config
     from kbcheck.findings import Finding
+    from kbcheck.rules.kb009_broken_path import MissingTarget
 
 #: rules whose findings elsewhere can be about an item (they name its id or its card)
 _ABOUT_RULES = ("KB002", "KB006")
@@ -113,13 +120,24 @@ def _names(finding: Finding, path: str, ids: set[str]) -> bool:
 def finding_lines(findings: Iterable[Finding], lang: str) -> list[str]:
     """The findings as warnings of the item they concern, their messages in the digest's language:
     one line per rule, file and subject (a broken link's target written five times is one caution,
-    naming its lines), in the order first found."""
+    naming its lines), in the order first found; a file's links to two missing targets or more are
+    one caution for the file (`kbcheck.digest.broken_links`)."""
     grouped: dict[tuple[str, str, str], list[Finding]] = {}
     for finding in findings:
         grouped.setdefault((finding.rule, finding.path, finding.subject or finding.fingerprint), []).append(finding)
+    missing: dict[str, list[tuple[MissingTarget, list[Finding]]]] = {}
+    for same in grouped.values():
+        facts = missing_target(same[0])
+        if facts is not None:
+            missing.setdefault(same[0].path, []).append((facts, same))
     out: list[str] = []
     for same in grouped.values():
         first = same[0]
+        targets = missing.get(first.path, [])
+        if len(targets) > 1 and missing_target(first) is not None:
+            if targets[0][1] is same:  # the file's one caution, where its first missing target was
+                out.append(grouped_line(first.path, targets, lang))
+            continue
         lines = ", ".join(str(line) for line in dict.fromkeys(f.line for f in same))
         out.append(f"{first.rule} {first.path}:{lines}: {i18n.say(first.message, lang)}")
     return out

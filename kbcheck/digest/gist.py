@@ -3,8 +3,9 @@
 Key points come from substance: a note's summary field (`tldr`, `summary`,
 `description`, `abstract`, in its frontmatter or its metadata header:
 `kbcheck.digest.metadata_header`), else its prose as written (inline code and link
-text kept), and for a modification what the diff added (the new log entries,
-the new table row), not the top of the file.
+text kept; a line of links alone, bare or under a label, `douban: https://…`, left
+out), and for a modification what the diff added (the new log entries, the new
+table row), not the top of the file.
 
 A changelog, a to-do list and a template are bookkeeping, told by their name or
 their shape (`docs/output.md`, "Bookkeeping notes"): a changelog's entries open
@@ -45,6 +46,11 @@ _SHAPE_ENTRIES, _SHAPE_SHARE = 3, 0.6
 _MARKERS = lazy(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+|>\s*|#{1,6}\s+)+")
 #: a line that is one link and nothing else, in a list item or not: `[paper link](…)`, `- [[page]]`, `<https://…>`
 _LONE_LINK = lazy(r"[-*+]?\s*(?:!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|<https?://[^>]*>)")
+#: a line that is a label and links alone, no words: `douban: https://…`, `- ebook: <url>`, `Author: [[x]]`,
+#: `Pub Time:` (a label with nothing after it)
+_LABELLED_LINKS = lazy(r"[-*+]?\s*[^\s:：()（）\[\]][^:：()（）\[\]]{0,29}[:：]"
+                       r"(?:\s*(?:<?https?://\S+?>?|!?\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\])[,，;；]?)*\s*")
+_BARE_URLS = lazy(r"[-*+]?\s*(?:<?https?://\S+?>?[,，;；]?\s*)+")
 _TABLE_RULE = lazy(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 #: a note with fewer words of prose than this is a stub: a title, links, code, nothing written yet
 #: (one short sentence is a note: "TensorFlow 与 PyTorch 的取舍。")
@@ -131,7 +137,12 @@ def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str
         source = lines[block.line - 1 : max(end, block.line)]
         if _label_only(source, lines[end] if end < len(lines) else ""):
             continue
-        own = [shown_line(line) for line in source]
+        # a line of links alone, bare or under a label (`[paper link](…)` above a table, `douban: <url>`)
+        # says where, not what
+        kept = [line for line in source if not _links_alone(line)]
+        if not kept:
+            continue
+        own = [shown_line(line) for line in kept]
         shown = " ".join(part for part in own if part) or " ".join(block.text.split())
         if shown:
             out.append((block, shown))
@@ -225,6 +236,12 @@ def _label_only(source: list[str], following: str) -> bool:
     if len(source) == 1 and _LONE_LINK.fullmatch(first):
         return True
     return first.startswith(("⚠", "> [!"))
+
+
+def _links_alone(line: str) -> bool:
+    """A source line that is one link, or a label followed by links or by nothing (`douban: https://…`)."""
+    flat = line.strip()
+    return bool(_LONE_LINK.fullmatch(flat) or _LABELLED_LINKS.fullmatch(flat) or _BARE_URLS.fullmatch(flat))
 
 
 def added_lines(old_body: str, new_body: str) -> list[str]:

@@ -48,6 +48,10 @@ _PHRASES: dict[str, str] = {
     "near_copy": "near-copy of {path}: the same text but for a line or two, not new material",
     "unfolded": "a note to read: the knowledge base keeps no living documents to fold it into",
     "unfolded.modified": "a note to read: the knowledge base keeps no living documents to fold it into ({what})",
+    "no_home": ("nothing to fold into: it cites no paper or repository, no section of the living documents holds "
+                "its words, none links it, and it links no page still to write; a note to read (or a page's start)"),
+    "no_home.modified": ("nothing to fold into ({what}): it cites no paper or repository, no section of the living "
+                         "documents holds its words, none links it, and it links no page still to write; a note to read"),
     "modified": "modified: {what}",
     "modified.recheck": "re-check the entry in {sections}",
     "unchanged": "unchanged between base and head; listed again by the manifest",
@@ -90,6 +94,9 @@ _PHRASES: dict[str, str] = {
     "caution.influential_zero": "citation counts do not match: {total} citations but 0 influential",
     "caution.refresh_not_new": "the refresh itself is not new ({fields}); it does not count as an increment",
     "caution.not_read": "content not read: {note}",
+    "broken.grouped": "links {n} files that do not exist (pages not written yet, or renamed): {targets}",
+    "broken.target": "{written} (line{s} {lines})",
+    "broken.target.meant": "{written} (line{s} {lines}; did you mean {meant}?)",
     "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
                          "wrong paper (a copied link?)"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
