@@ -142,6 +142,9 @@ Magnitude pruning removes the smallest weights first, see [the overview](../over
 
 STUB = ("review", "stub: nothing written yet (a title, links, code or the paper's abstract only), nothing to fold in", [])
 NEW = "new material: it cites no paper or repository"
+#: what the digest says of a note nothing in the living documents relates to (`digest/no_home.py`)
+NO_HOME = ("review", "nothing to fold into: it cites no paper or repository, no section of the living documents holds "
+           "its words, none links it, and it links no page still to write; a note to read (or a page's start)", [])
 #: what the digest says of each added note before any edit
 DIGESTED = {
     "notes/pruning.md": ("increment", NEW, ["Pruning"]),
@@ -155,9 +158,9 @@ DIGEST_FACTS = {
     "stub": ("digest/items.py", ("lambda read: is_stub(kb.document(path), read, front_fields(kb, path)))",
                                  "lambda read: True)"), ("notes/pruning.md", STUB)),
     "near-copy": ("digest/near_copy.py", ("return len(lines), sorted(", "return 0, sorted("),
-                  ("notes/chips-copy.md", ("increment", NEW, []))),
+                  ("notes/chips-copy.md", NO_HOME)),
     "link-list": ("layout_detect.py", ("return len(notes) >= INDEX_MIN_LINKS and", "return False and"),
-                  ("notes/map.md", ("increment", NEW, []))),
+                  ("notes/map.md", NO_HOME)),
     "placed": ("digest/placed.py", ("out = linked_placement(kb, path, suggester)", "out = []"),
                ("notes/pruning.md", ("increment", NEW, []))),
 }
