@@ -169,14 +169,23 @@ def test_one_word_of_the_title_in_common_is_chance(kb, git_repo) -> None:  # typ
     assert _suggest("notes/timetable.md") == []
 
 
-def test_the_digest_says_no_section_fits_and_places_the_note_on_the_topic(git_repo) -> None:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES})
-    base = git_repo.commit_all("notes", author="tom")
-    git_repo.write_many({"notes/item-cf.md": EN_UNRELATED, "notes/cl-noise.md": EN_ON_TOPIC})
-    git_repo.commit_all("two notes", author="tom")
+#: the living documents and notes the English placement tests start from
+EN_BASE = {".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES}
+
+
+def _digested(git_repo, before: dict[str, str], after: dict[str, str]) -> tuple[str, dict[str, dict]]:  # type: ignore[no-untyped-def,type-arg]
+    """The base commit of `before`, and the digest's items (JSON, English) for the commit of `after` on it."""
+    git_repo.write_many(before)
+    base = git_repo.commit_all("before", author="tom")
+    git_repo.write_many(after)
+    git_repo.commit_all("after", author="tom")
     status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
     assert status == 0
-    items = {i["path"]: i for i in json.loads(out)["items"]}
+    return base, {i["path"]: i for i in json.loads(out)["items"]}
+
+
+def test_the_digest_says_no_section_fits_and_places_the_note_on_the_topic(git_repo) -> None:  # type: ignore[no-untyped-def]
+    base, items = _digested(git_repo, EN_BASE, {"notes/item-cf.md": EN_UNRELATED, "notes/cl-noise.md": EN_ON_TOPIC})
     # no section fits the unrelated note, it cites and links nothing, nothing links it: nowhere to fold
     unrelated = items["notes/item-cf.md"]
     assert (unrelated["class"], unrelated["reason"]) == ("review", NO_HOME)
@@ -195,25 +204,15 @@ NO_HOME = ("nothing to fold into: it cites no paper or repository, no section of
 
 
 def test_an_unplaced_note_that_links_a_living_document_stays_an_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES})
-    base = git_repo.commit_all("notes", author="tom")
-    git_repo.write("notes/item-cf.md", EN_UNRELATED + "\n[noisy labels](../articles/noisy-labels.md)\n")
-    git_repo.commit_all("one note", author="tom")
-    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
-    assert status == 0
-    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    linking = EN_UNRELATED + "\n[noisy labels](../articles/noisy-labels.md)\n"
+    item = _digested(git_repo, EN_BASE, {"notes/item-cf.md": linking})[1]["notes/item-cf.md"]
     assert item["class"] == "increment"
 
 
 def test_an_unplaced_note_a_living_document_lists_stays_an_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES})
-    base = git_repo.commit_all("notes", author="tom")
     listed = EN_PAGE + "\n## References\n\n- [item-based filtering](../notes/item-cf.md)\n"
-    git_repo.write_many({"notes/item-cf.md": EN_UNRELATED, "articles/noisy-labels.md": listed})
-    git_repo.commit_all("one note, listed", author="tom")
-    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
-    assert status == 0
-    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    after = {"notes/item-cf.md": EN_UNRELATED, "articles/noisy-labels.md": listed}
+    item = _digested(git_repo, EN_BASE, after)[1]["notes/item-cf.md"]
     assert item["class"] == "increment"
 
 
@@ -291,13 +290,8 @@ DUAL = "# 双塔检索笔记\n\n" + HEADER + "双塔编码器分别编码查询�
 
 
 def _digest(git_repo, notes: dict[str, str]) -> dict[str, dict]:  # type: ignore[no-untyped-def,type-arg]
-    git_repo.write_many({".kbcheck.toml": CONFIG, **notes})
-    base = git_repo.commit_all("base", author="tom")
-    git_repo.write_many({"articles/retrieval.md": OVERVIEW, "notes/dual-encoder.md": DUAL})
-    git_repo.commit_all("note and its page", author="tom")
-    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
-    assert status == 0
-    return {i["path"]: i for i in json.loads(out)["items"]}
+    return _digested(git_repo, {".kbcheck.toml": CONFIG, **notes},
+                     {"articles/retrieval.md": OVERVIEW, "notes/dual-encoder.md": DUAL})[1]
 
 
 def test_an_id_only_a_shared_header_carries_does_not_make_an_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
@@ -314,12 +308,7 @@ def test_a_repo_few_notes_cite_is_still_the_notes_own(git_repo) -> None:  # type
 
 
 def test_an_edit_of_a_note_nothing_relates_to_is_no_increment(git_repo) -> None:  # type: ignore[no-untyped-def]
-    git_repo.write_many({".kbcheck.toml": CONFIG, "articles/noisy-labels.md": EN_PAGE, **EN_OTHER_PAGES, **OTHER_NOTES,
-                         "notes/item-cf.md": EN_UNRELATED})
-    base = git_repo.commit_all("notes", author="tom")
-    git_repo.write("notes/item-cf.md", EN_UNRELATED + "\nThe neighbourhood size barely matters past fifty items.\n")
-    git_repo.commit_all("edit", author="tom")
-    status, out, _ = run_cli("digest", "--since", base, "--format", "json", "--lang", "en")
-    assert status == 0
-    item = {i["path"]: i for i in json.loads(out)["items"]}["notes/item-cf.md"]
+    edited = EN_UNRELATED + "\nThe neighbourhood size barely matters past fifty items.\n"
+    item = _digested(git_repo, {**EN_BASE, "notes/item-cf.md": EN_UNRELATED},
+                     {"notes/item-cf.md": edited})[1]["notes/item-cf.md"]
     assert (item["class"], item["reason"].split(":", 1)[0]) == ("review", "nothing to fold into (body changed)")

@@ -41,10 +41,10 @@ def _placed_nowhere(item: Item) -> bool:
             and not item.suggested_sections and not item.new_pages)
 
 
-def has_no_home(kb: KnowledgeBase, item: Item, linked: set[str]) -> bool:
-    """Whether a placed increment is a note nothing in the living documents relates to (module docstring);
-    `linked`: the files the living documents link."""
-    if not _placed_nowhere(item) or item.path in linked:
+def _no_home(kb: KnowledgeBase, item: Item, linked: set[str]) -> bool:
+    """Whether an increment placed nowhere (`_placed_nowhere`) is a note nothing in the living documents
+    relates to (module docstring); `linked`: the files the living documents link."""
+    if item.path in linked:
         return False
     return not any(link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE
                    for links in kb.resolve(item.path).block_links for link in links)
@@ -57,10 +57,10 @@ def unfold(kb: KnowledgeBase, items: list[Item], documents: list[str], lang: str
         return
     linked = linked_by_living(kb, documents)
     for item in candidates:
-        if has_no_home(kb, item, linked):
+        if _no_home(kb, item, linked):
             item.cls, item.unfolded, item.related = REVIEW, True, []
             item.reason = say(lang, "no_home") if item.change == ADDED else say(
                 lang, "no_home.modified", what=field_changes(lang, item.changed_fields))
 
 
-__all__ = ["has_no_home", "linked_by_living", "unfold"]
+__all__ = ["linked_by_living", "unfold"]

@@ -221,6 +221,7 @@ def leads_requirement(text: str) -> bool:
     """A paragraph or a list item that opens as a requirement or a goal (`Goal:`, `目标：`)."""
     return bool(_REQUIREMENT_LEAD.match(text))
 
+
 def _paired_before(text: str, start: int) -> bool:
     """The second of two sizes set side by side: `100 token 和 1M token`."""
     before = text[max(0, start - 30) : start]

@@ -342,6 +342,12 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
 #: opens an image only before a `[`
 _INLINE_MARKUP = lazy(r"[\\`*_\[<&$]")
 _WHITESPACE = lazy(r"\s+")
+#: the exemptions a heading gives its section and sub-sections (`## Example`, `## Requirements`), and
+#: a lead its paragraph or item (`Example:`, `Goal:`): (name, the heading test, the lead test)
+_HEADED: tuple[tuple[str, Callable[[str], bool], Callable[[str], bool]], ...] = (
+    ("worked-example", example_heading, leads_example),
+    ("requirement", requirement_heading, leads_requirement),
+)
 
 
 def _needs_parse(content: str) -> bool:
@@ -483,10 +489,8 @@ class _Builder:
         #: per open list: the exemptions its items inherit from the paragraph that brings it in
         #: (`假设：` lists suppositions, `Example:` a worked example); nested lists inherit
         self.listed: list[tuple[str, ...]] = []
-        #: sections headed as a worked example (`## Example`), with their sub-sections
-        self.example_sections: set[int] = set()
-        #: sections headed as requirements or goals (`## Requirements`), with their sub-sections
-        self.requirement_sections: set[int] = set()
+        #: section index -> the exemptions its heading, or a heading above it, gives it (`_HEADED`)
+        self.headed: dict[int, tuple[str, ...]] = {}
         #: the values stated so far per part of the note, as written (`restated`): a later statement of
         #: one in the same part repeats it
         self.stated: set[tuple[int, str]] = set()
@@ -514,10 +518,10 @@ class _Builder:
             self.sections[-1].end_line = max(self.sections[-1].line, line - 1)
         section = Section(len(self.sections), heading, level, line, line, section_label(heading or ""), role, parent)
         self.sections.append(section)
-        if parent in self.example_sections or (heading is not None and example_heading(heading)):
-            self.example_sections.add(section.index)
-        if parent in self.requirement_sections or (heading is not None and requirement_heading(heading)):
-            self.requirement_sections.add(section.index)
+        inherited = self.headed.get(parent, ()) if parent is not None else ()
+        given = tuple(tag for tag, heads, _leads in _HEADED if heading is not None and heads(heading))
+        if inherited or given:
+            self.headed[section.index] = tuple(dict.fromkeys(inherited + given))
         self.part_of[section.index] = section.index if parent is None or level <= 2 else self.part_of[parent]
         if heading is not None:
             self.heading_stack.append((level, section.index))
@@ -671,12 +675,10 @@ class _Builder:
             around += ("blockquote",)
         if self.listed:
             around += self.listed[-1]
-        if block.section in self.example_sections or (
-                block.kind in ("paragraph", "list_item") and leads_example(block.text or text)):
-            around += ("worked-example",)
-        if block.section in self.requirement_sections or (
-                block.kind in ("paragraph", "list_item") and leads_requirement(block.text or text)):
-            around += ("requirement",)
+        headed = self.headed.get(block.section, ())
+        led = block.kind in ("paragraph", "list_item")
+        around += tuple(tag for tag, _heads, leads in _HEADED
+                        if tag in headed or (led and leads(block.text or text)))
         in_references = self.sections[block.section].role == REFERENCE
         row = block.text if block.kind == "table_row" else None
         for start, _end, written, number, card_field, tags in (

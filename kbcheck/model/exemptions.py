@@ -83,9 +83,8 @@ EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("restated", "a value claimed before in the same part of the note (its level-1 or level-2 "
                           "section), as written (`15 minutes`, `3x`): its first statement carries the finding or its "
                           "source; the same value in another `##` section is another item's; a value given first as "
-                          "an example or a "
-                          "setting and claimed later is reported where it is claimed, and the cells of a table are "
-                          "each a quantity of their own (`| A | 3x | 3x |` reports both)"),
+                          "an example or a setting and claimed later is reported where it is claimed, and the cells "
+                          "of a table are each a quantity of their own (`| A | 3x | 3x |` reports both)"),
     Exemption("row-change", "a change written as one (`+25%`, `(-3.1%)`, `+2.2pp`) and worked out from two numbers "
                             "in the short data cells of its table row"),
     Exemption("own-measurement", "a number the author shows with the command or log that produced it: the "
