@@ -222,6 +222,14 @@ def test_an_edit_that_adds_a_finding_is_new_material_and_shows_what_it_added(git
     assert item["key_points"] == "The tree variant accepts 2.5× longer prefixes, see the table."
 
 
+def test_the_added_lines_shown_for_an_edit_leave_out_lines_of_links_alone(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = NOTE_V1.replace("- [ ] check the speedup table\n", "- [ ] check the speedup table\n"
+                          "paper link: https://example.org/drafts.pdf\n\n[code](https://example.org/code)\n\n"
+                          "- The `tree` variant accepts 2.5× longer prefixes.\n")
+    item = _modified(git_repo, new, capsys)
+    assert item["key_points"] == "The tree variant accepts 2.5× longer prefixes."
+
+
 # -- key points -------------------------------------------------------------------------------------
 
 def test_a_note_summary_field_is_its_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]

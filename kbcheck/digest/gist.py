@@ -246,14 +246,15 @@ def _links_alone(line: str) -> bool:
 
 def added_lines(old_body: str, new_body: str) -> list[str]:
     """The lines a modification added (new or rewritten), as a reader sees them; headings,
-    blank lines and table rules left out."""
+    blank lines, table rules and lines of links alone (`paper link: <url>`) left out, as the
+    key points of an added note leave them out."""
     old, new = without_header(old_body).split("\n"), without_header(new_body).split("\n")
     out: list[str] = []
     for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
             continue
         for line in new[j1:j2]:
-            if not line.strip() or line.lstrip().startswith("#") or _TABLE_RULE.match(line):
+            if not line.strip() or line.lstrip().startswith("#") or _TABLE_RULE.match(line) or _links_alone(line):
                 continue
             shown = shown_line(line)
             if shown:
