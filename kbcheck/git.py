@@ -741,9 +741,7 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
     brings in are judged by their own authors.
     """
     base = resolve(repo, rev)
-    head = head_sha(repo)
-    if head is None:
-        raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
+    head = _head_to_compare(repo)
     _, out = run(repo, "log", "-z", "--reverse", "--no-show-signature", "--no-color",
                  "--format=%H%x00%P%x00%an%x00%ae", f"{base}..{head}", "--")
     fields = _decode(out).split("\0")
@@ -775,6 +773,14 @@ def range_commits(repo: Repository, rev: str) -> list[CommitChanges]:
             if sha not in merges or merges[sha]]
 
 
+def _head_to_compare(repo: Repository) -> str:
+    """HEAD's commit, the end of a comparison; a repository with no commits has nothing to compare."""
+    head = head_sha(repo)
+    if head is None:
+        raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
+    return head
+
+
 def net_changes(repo: Repository, base: str) -> list[Change]:
     """What `base...HEAD` changes: from the merge base to HEAD, as a pull request shows it."""
     fork, head = fork_point(repo, base)
@@ -784,9 +790,7 @@ def net_changes(repo: Repository, base: str) -> list[Change]:
 def fork_point(repo: Repository, base: str) -> tuple[str, str]:
     """(merge base, HEAD) of `base...HEAD`: where a pull request's change starts and ends."""
     start = resolve(repo, base)
-    head = head_sha(repo)
-    if head is None:
-        raise GitError(i18n._("HEAD has no commits yet; nothing to compare with"))
+    head = _head_to_compare(repo)
     fork = merge_base(repo, start, head)
     if fork is None:
         if is_shallow(repo):

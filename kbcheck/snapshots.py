@@ -44,8 +44,6 @@ class Snapshot(ABC):
     """
 
     root: Path
-    #: True when reading goes through the repository's `git cat-file` process (not the file system)
-    reads_git = False
     #: True when paths are `sys.intern`ed, shared with other snapshots of the repository
     interned = False
     #: a name for exactly these files and contents when one is known (a commit), else None:
@@ -138,8 +136,6 @@ class Snapshot(ABC):
 
 class _GitTreeSnapshot(Snapshot):
     """A snapshot whose files are git objects: the index or a commit's tree."""
-
-    reads_git = True
 
     def __init__(self, repo: git.Repository, entries: dict[str, str], sha: slice, exclude: Iterable[str]) -> None:
         super().__init__(repo.root, exclude)

@@ -10,7 +10,7 @@ file's own line ends): what the output formats offer (`docs/output.md`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from kbcheck.findings import Edit, Finding
@@ -28,6 +28,15 @@ class Applied:
     fixed: tuple[Finding, ...]
     #: the edit of each fixed finding (same order), its line breaks in the file's own line ends
     made: tuple[Edit, ...] = ()
+
+
+def fixable_by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    """The findings that carry an edit, by file, in report order: what one pass over each file applies."""
+    by_path: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.fix is not None:
+            by_path.setdefault(finding.path, []).append(finding)
+    return by_path
 
 
 def apply_fixes(data: bytes, findings: Sequence[Finding]) -> Applied:

@@ -13,19 +13,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kbcheck.fix.apply import apply_fixes
+from kbcheck.fix.apply import apply_fixes, fixable_by_path
 
 if TYPE_CHECKING:
-    from kbcheck.findings import Edit, Finding, Report
+    from kbcheck.findings import Edit, Report
 
 
 def offered_fixes(report: Report, read_many: Callable[[Iterable[str]], Mapping[str, bytes]]) -> Report:
     """The report with each fix as `--fix` would make it on the checked bytes, or None where it
     would not apply; `read_many(paths)` gives those bytes (a snapshot's `read_many`)."""
-    by_path: dict[str, list[Finding]] = {}
-    for finding in report.findings:
-        if finding.fix is not None:
-            by_path.setdefault(finding.path, []).append(finding)
+    by_path = fixable_by_path(report.findings)
     if not by_path:
         return report
     checked = read_many(by_path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.findings import Finding, Report
-from kbcheck.fix.apply import apply_fixes
+from kbcheck.fix.apply import apply_fixes, fixable_by_path
 from kbcheck.fix.worktree import replace_if_unchanged, tracked_bytes
 from kbcheck.git import blob_id
 
@@ -50,10 +50,7 @@ def run_fixes(repo: Repository, snapshot: Snapshot, report: Report, *, show_diff
     from kbcheck.git import object_format
     from kbcheck.i18n import _, say
 
-    by_path: dict[str, list[Finding]] = {}
-    for finding in report.findings:
-        if finding.fix is not None:
-            by_path.setdefault(finding.path, []).append(finding)
+    by_path = fixable_by_path(report.findings)
     fmt = object_format(repo) if by_path else "sha1"
     done: set[Finding] = set()
     fixed: list[str] = []

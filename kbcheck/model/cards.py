@@ -43,10 +43,6 @@ class CardProblem:
     def of(cls, line: int, message: Text) -> CardProblem:
         return cls(line, str(message), message.plain())
 
-    def text(self) -> str:
-        """The message as a `Text` when it was said as one (it survives the parse cache as plain data)."""
-        return Text.from_plain(self.said) if self.said else self.message
-
 
 @dataclass(frozen=True)
 class Card:

@@ -268,9 +268,6 @@ class KnowledgeBase:
         """Every number the card states (`Card.numbers`)."""
         return self.facts.numbers(card)
 
-    def cards(self, kinds: Iterable[str] = (PAPER, REPO)) -> list[Card]:
-        return [c for c in (self.card(p) for p in self.paths_of_kind(*kinds)) if c is not None]
-
     # -- ids -------------------------------------------------------------------
     def _name_index(self, kind: str, build: Callable[[list[str]], dict[str, str]]) -> dict[str, str]:
         """An index built from the names of one kind's files.
