@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbcheck.page_templates import TEMPLATE_FOLDERS, is_template_path
+
 INDEX_NAMES = ("readme.md", "index.md", "summary.md", "_index.md")
-TEMPLATE_NAMES = ("_template.md", "template.md", "_templates.md")
-TEMPLATE_FOLDERS = ("template", "templates", "_template", "_templates")
 INDEX_MIN_LINKS = 5
 LIST_MAX_PROSE = 0.2
 FOLDER_MIN_NOTES = 3
@@ -250,8 +250,7 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     if any(p.startswith(_DEFAULT_LAYOUT) for p in notes):
         detected.found.append("organized/ or inbox/ is there: the default layout is kept")
         return detected
-    templates = [p for p in notes if posixpath.basename(p).lower() in TEMPLATE_NAMES
-                 or any(part.lower() in TEMPLATE_FOLDERS for part in p.split("/")[:-1])]
+    templates = [p for p in notes if is_template_path(p)]
     note_set = set(notes) - set(templates)
     lists: set[str] = set()
     indexes: list[str] = []

@@ -43,6 +43,15 @@ def test_a_paper_link_another_note_of_another_title_has_is_one_id_under_two_titl
         "(Task-Aware Sequence Labeling); one of them names the wrong paper (a copied link?)"]
 
 
+def test_an_id_under_two_titles_dates_neither_note(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the copied link names a 2017 paper; the note's own paper may be this year's: no back-fill from it
+    warnings = _cautions(git_repo, {SEQ: paper("Task-Aware Sequence Labeling", "1709.04109")},
+                         {"papers/pal/README.md": paper("Program-Aided Models", "1709.04109"),
+                          "papers/old/README.md": paper("Attention Everywhere", "1706.03762")}, capsys)
+    assert [w[:23] for w in warnings["papers/pal/README.md"]] == ["one id under two titles"]
+    assert [w[:11] for w in warnings["papers/old/README.md"]] == ["back-filled"]
+
+
 def test_the_same_paper_under_the_same_title_or_cited_in_passing_is_no_twin(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     passing = "# Reading notes\n\nMethods such as [this one](https://arxiv.org/abs/2609.04109) and [that one](https://arxiv.org/abs/2609.05555) label sequences.\n"
     warnings = _cautions(git_repo, {SEQ: paper("Task-Aware Sequence Labeling", "2609.04109")},

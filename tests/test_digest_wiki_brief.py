@@ -159,6 +159,7 @@ TEMPLATE_NOTE = "---\ntitle: {{title}}\n---\n\n# {{title}}\n\n## Summary\n\n{{su
     ("wiki/sources/ingest-history.md", DATED_LOG, "changelog: a record of what was done, not new material"),
     ("wiki/sources/next.md", TASKS, "to-do list: plans, not new material"),
     ("wiki/sources/_template.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
+    ("wiki/sources/template.md", "# Paper\n\n## Summary\n\n## Links\n", "template: a form for new notes, not new material"),
     ("wiki/sources/blank.md", TEMPLATE_NOTE, "template: a form for new notes, not new material"),
 ])
 def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsys, path, text, reason) -> None:  # type: ignore[no-untyped-def]
@@ -168,6 +169,9 @@ def test_a_changelog_a_to_do_list_and_a_template_are_bookkeeping(git_repo, capsy
 
 @pytest.mark.parametrize("path, text", [
     ("wiki/sources/template-matching.md", "# Template matching\n\nSliding a patch over an image scores each place.\n"),
+    # a word in a name is no template: a chapter on C++ templates, a concept page (`kbcheck.page_templates`)
+    ("wiki/sources/chapter-4-template.md", "# Chapter 4\n\nA class template is instantiated per type.\n"),
+    ("wiki/sources/thought-template.md", "# Thought templates\n\nReasoning reuses a stored outline.\n"),
     ("wiki/sources/one-dated-line.md", "# Draft models\n\n- 2026-04-18: first read\n- drafts are cheap\n- verify in one pass\n"),
     ("wiki/sources/one-task.md", "# Draft models\n\n- [ ] check the numbers\n- drafts are cheap\n- verify in one pass\n"),
 ])
@@ -389,6 +393,16 @@ def test_a_page_a_new_note_links_that_does_not_exist_yet_is_proposed(git_repo, c
     assert not [a for a in actions if "h2o.pdf" in a["path"]]
 
 
+def test_a_link_the_templates_write_too_is_a_placeholder_not_a_page_to_write(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the note was made from the template and kept its `Source: [[Video]]` unfilled
+    template = "# {{title}}\n\n- Source: [[Video]]\n- Author: [[link]]\n"
+    git_repo.write("templates/source.md", template)
+    note = NEW_PAGE_NOTE.replace("## Summary", "- Source: [[Video]]\n- Author: [[link]]\n\n## Summary")
+    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    pages = [a["path"] for a in _digest(base, capsys)["merge_actions"] if a["action"].startswith("create")]
+    assert pages == ["wiki/concepts/kv-cache.md"]
+
+
 def test_a_note_whose_links_all_exist_gets_no_new_page(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     note = NEW_PAGE_NOTE.replace("[[kv-cache]] and ", "").replace(", and [the PDF](../raw/h2o.pdf)", "")
     base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
@@ -421,28 +435,39 @@ def _cautions(git_repo, note: str, capsys) -> list[str]:  # type: ignore[no-unty
 
 
 def test_one_broken_target_linked_three_times_is_one_caution_naming_its_lines(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAgain [[missing-page]].\n\nAnd [[missing-page]] once more.\n"
+    note = "# Links\n\nDrafts, see [[concepts/gone]].\n\nAgain [[concepts/gone]].\n\nAnd [[concepts/gone]] once more.\n"
     (caution,) = _cautions(git_repo, note, capsys)
     assert caution.startswith("KB009 wiki/sources/links.md:3, 5, 7: ")
 
 
 def test_broken_links_to_different_targets_are_one_caution_naming_them(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    note = "# Links\n\nDrafts, see [[missing-page]].\n\nAnd [[other-missing-page]], [[missing-page]].\n"
+    note = "# Links\n\nDrafts, see [[concepts/gone]].\n\nAnd [the other](../concepts/other-gone.md), [[concepts/gone]].\n"
     assert _cautions(git_repo, note, capsys) == [
         "KB009 wiki/sources/links.md: links 2 files that do not exist (pages not written yet, or renamed): "
-        "[[missing-page]] (lines 3, 5), [[other-missing-page]] (line 5)"]
+        "[[concepts/gone]] (lines 3, 5), ../concepts/other-gone.md (line 5)"]
 
 
 def test_a_note_linking_many_missing_pages_is_one_caution_naming_three(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    links = "\n".join(f"- [[missing-page-{n}]]" for n in range(7))
+    links = "\n".join(f"- [[concepts/gone-{n}]]" for n in range(7))
     (caution,) = _cautions(git_repo, f"# Many links\n\nDrafts.\n\n{links}\n", capsys)
     assert caution == ("KB009 wiki/sources/links.md: links 7 files that do not exist (pages not written yet, or "
-                       "renamed): [[missing-page-0]] (line 5), [[missing-page-1]] (line 6), [[missing-page-2]] "
+                       "renamed): [[concepts/gone-0]] (line 5), [[concepts/gone-1]] (line 6), [[concepts/gone-2]] "
                        "(line 7) and 4 more")
 
 
+def test_links_by_name_to_pages_nobody_wrote_are_pages_to_write_not_cautions(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # a source note ingested before its concept pages: the pages are proposed, not warned about
+    links = "\n".join(f"- [[page-to-write-{n}]]" for n in range(5))
+    assert _cautions(git_repo, f"# Many links\n\nDrafts.\n\n{links}\n", capsys) == []
+
+
+def test_a_link_by_name_to_a_page_written_another_way_is_still_a_caution(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    (caution,) = _cautions(git_repo, "# Links\n\nSee [[Speculative_Decoding]] and [[page-to-write]].\n", capsys)
+    assert "did you mean [[speculative-decoding]]" in caution and "page-to-write" not in caution
+
+
 def test_a_renamed_target_leads_the_grouped_caution_with_its_fix(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    note = "# Links\n\nSee [[missing-page]], [the page](../concepts/Speculative-Decoding.md) and [[later-page]].\n"
+    note = "# Links\n\nSee [[concepts/gone]], [the page](../concepts/Speculative-Decoding.md) and [[concepts/later]].\n"
     (caution,) = _cautions(git_repo, note, capsys)
     assert ": links 3 files that do not exist" in caution
     assert caution.split("renamed): ", 1)[1].startswith("../concepts/Speculative-Decoding.md (line 3; did you mean")

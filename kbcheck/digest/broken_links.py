@@ -6,6 +6,12 @@ brief says it once: "links 23 pages not written yet: [[a]], [[b]], [[c]] and 20 
 KB009 findings of one file that name two targets or more are one caution for the file: the
 count, the first `SHOWN` targets (those with a near file that exists first: a renamed note, the
 fix), each with its lines. One target, however often linked, stays its finding's own caution.
+
+A wikilink by a page's name alone (`[[kv-cache]]`) to a page nobody has written, with no near
+file it could be a rename of, is how a wiki names a page still to write (Obsidian lists such
+links as unresolved, to be created): the digest proposes the page, and the note's cautions leave
+it out. A link by path (`[x](../kv/cache.md)`, `[[concepts/kv-cache]]`) or with a near file that
+exists is a broken link still. The check (KB009) reports both.
 """
 
 from __future__ import annotations
@@ -31,6 +37,11 @@ def missing_target(finding: Finding) -> MissingTarget | None:
     return None
 
 
+def page_to_write(facts: MissingTarget) -> bool:
+    """A wikilink by page name alone, to no file and no near one: a page still to write (module docstring)."""
+    return facts.written.startswith("[[") and "/" not in facts.written and facts.meant is None
+
+
 def grouped_line(path: str, targets: Sequence[tuple[MissingTarget, Sequence[Finding]]], lang: str) -> str:
     """One caution for a file's links to `targets` (each: its facts and its findings, in order)."""
     ranked = sorted(targets, key=lambda target: target[0].meant is None)  # a "did you mean" first: it is the fix
@@ -45,4 +56,4 @@ def grouped_line(path: str, targets: Sequence[tuple[MissingTarget, Sequence[Find
     return f"KB009 {path}: {say(lang, 'broken.grouped', n=len(targets), targets=listed)}"
 
 
-__all__ = ["SHOWN", "grouped_line", "missing_target"]
+__all__ = ["SHOWN", "grouped_line", "missing_target", "page_to_write"]

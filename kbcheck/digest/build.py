@@ -22,7 +22,7 @@ from kbcheck.digest.language import knowledge_base_lang
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, BoundaryEntry, Digest, Item
 from kbcheck.digest.moves import paired_moves
 from kbcheck.digest.near_copy import NearCopies
-from kbcheck.digest.new_page import new_pages
+from kbcheck.digest.new_page import NewPages
 from kbcheck.digest.no_home import unfold
 from kbcheck.digest.note_cautions import NoteCautions
 from kbcheck.digest.phrases import capped, clauses, say
@@ -153,6 +153,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days)
     copies = NearCopies(head_kb, lambda path: base_kb.snapshot.blob_id(path) is not None, added_days)
     contradictions = Contradictions(head_kb)
+    pages = NewPages(head_kb)
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
@@ -174,7 +175,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""
         # with no living document, only a note naming a page still to write has somewhere to go
         proposes = not head_docs and item.change != DELETED and item.kind != "knowledge" and bool(
-            new_pages(head_kb, item.path))
+            pages.of(item.path))
         classify(item, config, lang, manifest_mode=manifest_paths is not None, living_reason=reason,
                  stale=stale_numbers(item, index.about, lang), linked_from=linked.get(item.path, ()),
                  living=bool(head_docs), proposes_page=proposes)
@@ -183,7 +184,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date)
     for item in items:
         if item.cls == INCREMENT and item.change != DELETED:
-            item.new_pages = new_pages(head_kb, item.path)
+            item.new_pages = pages.of(item.path)
     unfold(head_kb, items, head_docs, lang)  # placed, and nothing in the living documents relates to it
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck import i18n
-from kbcheck.digest.broken_links import grouped_line, missing_target
+from kbcheck.digest.broken_links import grouped_line, missing_target, page_to_write
 from kbcheck.digest.housekeeping import filing_only
 from kbcheck.digest.model import (
     ADDED,
@@ -121,9 +121,12 @@ def finding_lines(findings: Iterable[Finding], lang: str) -> list[str]:
     """The findings as warnings of the item they concern, their messages in the digest's language:
     one line per rule, file and subject (a broken link's target written five times is one caution,
     naming its lines), in the order first found; a file's links to two missing targets or more are
-    one caution for the file (`kbcheck.digest.broken_links`)."""
+    one caution for the file, and a link to a page still to write is none (`kbcheck.digest.broken_links`)."""
     grouped: dict[tuple[str, str, str], list[Finding]] = {}
     for finding in findings:
+        target = missing_target(finding)
+        if target is not None and page_to_write(target):
+            continue
         grouped.setdefault((finding.rule, finding.path, finding.subject or finding.fingerprint), []).append(finding)
     missing: dict[str, list[tuple[MissingTarget, list[Finding]]]] = {}
     for same in grouped.values():

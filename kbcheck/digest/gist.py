@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kbcheck.digest.metadata_header import metadata_header, without_header
 from kbcheck.model.document import REFERENCE, inline_text
+from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ CHANGELOG, TODO, TEMPLATE = "changelog", "todo", "template"
 _NAMED = {"log": CHANGELOG, "changelog": CHANGELOG, "changes": CHANGELOG,
           "todo": TODO, "to-do": TODO, "todos": TODO, "tasks": TODO}
 #: `_template`, `templates`, `paper-template`; not `template-matching` (a topic)
-_TEMPLATE_NAME = lazy(r"(?i)^(?:_templates?.*|templates?|.+[-_]template)$")
 _PLACEHOLDER = lazy(r"\{\{[^{}\n]{1,80}\}\}")
 #: a list item or heading, with what opens it
 _ENTRY = lazy(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+)(.*)$")
@@ -293,8 +293,7 @@ def _the_papers(document: Document, index: int) -> bool:
 def note_shape(path: str, body: str) -> str | None:
     """`changelog`, `todo` or `template` when the note is bookkeeping, else None."""
     stem = posixpath.splitext(posixpath.basename(path))[0]
-    folders = path.lower().split("/")[:-1]
-    if _TEMPLATE_NAME.search(stem) or "templates" in folders or len(_PLACEHOLDER.findall(body)) >= _SHAPE_ENTRIES:
+    if is_template_path(path) or len(_PLACEHOLDER.findall(body)) >= _SHAPE_ENTRIES:
         return TEMPLATE
     named = _NAMED.get(stem.lower())
     if named is not None:

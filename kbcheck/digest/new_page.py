@@ -4,7 +4,9 @@ A note that links a page which does not exist yet (`[[kv-cache]]` with no
 `kv-cache.md`, or a relative link to a missing living document) names the page
 its author meant to write: the digest proposes it, at the path the link would
 resolve to (a wikilink: in the folder of the first `knowledge` glob), and the
-pages that should link it: the living documents the note links that exist.
+pages that should link it: the living documents the note links that exist. A link the
+knowledge base's page templates write too (`Source Name: [[YouTube]]` in the template a note was
+made from) is the template's placeholder, left unfilled: no page anybody means to write.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.globs import globset
 from kbcheck.model.knowledge_base import KNOWLEDGE, static_prefix
+from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -23,6 +26,8 @@ if TYPE_CHECKING:
 #: pages proposed for one note, and pages named that should link each
 NEW_PAGES_SHOWN, LINKERS_SHOWN = 2, 3
 _WIKILINK = lazy(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
+#: the target of each wikilink in a text
+_WIKILINKS = lazy(r"\[\[([^\]|#]+)")
 
 
 @dataclass(frozen=True)
@@ -43,29 +48,47 @@ def _home(kb: KnowledgeBase) -> str | None:
     return None
 
 
-def new_pages(kb: KnowledgeBase, path: str) -> list[NewPage]:
-    """The living documents the note at `path` links that do not exist yet (module docstring)."""
-    home = _home(kb)
-    if home is None:
-        return []
-    living = globset(kb.config.knowledge)
-    resolved = kb.resolve(path)
-    wanted: list[str] = []
-    for broken in resolved.broken_paths:
-        found = _WIKILINK.match(broken.written)
-        if found:
-            name = found.group(1).strip()
-            target = f"{home}{name}.md" if name and "/" not in name else None
-        else:
-            target = broken.target
-        if target is not None and living.match(target) and target not in wanted:
-            wanted.append(target)
-    if not wanted:
-        return []
-    linkers = list(dict.fromkeys(
-        link.target for links in resolved.block_links for link in links
-        if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
-    return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
+class NewPages:
+    """The pages each note of one knowledge base proposes (module docstring); its templates read once."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self._placeholders: frozenset[str] | None = None
+
+    @property
+    def placeholders(self) -> frozenset[str]:
+        """The wikilink targets the knowledge base's page templates write, as a note copies them."""
+        if self._placeholders is None:
+            texts = self.kb.snapshot.read_many(p for p in self.kb.snapshot.every_path()
+                                               if p.endswith(".md") and is_template_path(p))
+            self._placeholders = frozenset(name.strip() for data in texts.values()
+                                           for name in _WIKILINKS.findall(data.decode("utf-8", "replace")))
+        return self._placeholders
+
+    def of(self, path: str) -> list[NewPage]:
+        """The living documents the note at `path` links that do not exist yet."""
+        kb = self.kb
+        home = _home(kb)
+        if home is None:
+            return []
+        living = globset(kb.config.knowledge)
+        resolved = kb.resolve(path)
+        wanted: list[str] = []
+        for broken in resolved.broken_paths:
+            found = _WIKILINK.match(broken.written)
+            if found:
+                name = found.group(1).strip()
+                target = f"{home}{name}.md" if name and "/" not in name and name not in self.placeholders else None
+            else:
+                target = broken.target
+            if target is not None and living.match(target) and target not in wanted:
+                wanted.append(target)
+        if not wanted:
+            return []
+        linkers = list(dict.fromkeys(
+            link.target for links in resolved.block_links for link in links
+            if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
+        return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
 
 
-__all__ = ["NewPage", "new_pages"]
+__all__ = ["NewPage", "NewPages"]

@@ -3,7 +3,8 @@
 - **One id under two titles**: the paper a note about one work stands for (its frontmatter, title
   heading or head names exactly one) is also the paper of other such notes with another title (a
   paper link copied from a template): one of them names the wrong paper.
-- **Back-filled**: the note's paper (an arXiv id tells its month) is older than
+- **Back-filled**: the note's paper (an arXiv id tells its month; not an id under two titles,
+  which may be another paper's) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
   else the day the range's first commit that added it was made, else the head commit's): not
   news, and newer work may have overtaken it.
@@ -86,11 +87,10 @@ class NoteCautions:
         """The cautions of a changed note (none for cards, living documents and deleted files)."""
         if item.change == DELETED or item.kind not in (GUIDE, BRIEF) or not item.consumed:
             return []
-        out: list[str] = []
         sole = self._sole_id(item.path)
-        if sole is not None:
-            out += self._twins(item, sole, lang)
-        backfilled = self._backfilled(item, sole, lang)
+        out = self._twins(item, sole, lang) if sole is not None else []
+        # an id another note claims under another title may be the wrong paper's: no date is read from it
+        backfilled = None if out else self._backfilled(item, sole, lang)
         if backfilled:
             out.append(backfilled)
         out += self._unread(item, lang, bool(backfilled))

@@ -31,8 +31,9 @@ purpose (ignored by `.gitignore`, such as a `raw/` folder of PDFs, or listed
 in `local-paths`) is local by design: one notice per run, no finding. Glob
 patterns (`inbox/tom/_candidates/*.json`), placeholders
 (`organized/<topic>/x.md`, `inbox/{author}/`, `link_to_paper`,
-`path/to/file.md`), links in page templates (a `templates/` folder,
-`_template.md`) and web links are not paths. Nor is a stand-in name that
+`path/to/file.md`), links in page templates (a `template/`, `templates/`,
+`_templates/` or `.templates/` folder, a `template.md` or `_template.md`) and web
+links are not paths. Nor is a stand-in name that
 docs and tool instructions use for "some note": `xxx` or `foo` as a word of
 the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or `example`,
 `placeholder` or `slug` as a whole name (`[[slug]]`, `主slug`, not
@@ -83,6 +84,7 @@ from kbcheck.findings import Edit, Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.links.local import LocalPaths
 from kbcheck.links.near import NearNames
+from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -102,15 +104,12 @@ _STAND_IN_NAME = frozenset({"example", "placeholder", "slug"})
 _WORD = lazy(r"[a-z0-9]+")
 #: a template's placeholder for a link to fill in: `link_to_paper`, `paper-link`, `url`, `path/to/file.md`
 _PLACEHOLDER = lazy(r"^(?:(?:\w+[_-])?(?:link|url)(?:[_-]to[_-]\w+)?|path(?:/to(?:/.*)?)?)$", re.IGNORECASE)
-#: a folder of page templates (Obsidian's and Templater's `Templates`): its links are to be filled in
-_TEMPLATE_FOLDERS = frozenset({"templates", "_templates", ".templates", "template"})
-_TEMPLATE_NAMES = frozenset({"template", "_template", "templates"})
 #: a link target that is itself a markdown link, `[https://x](https://x)`: the link written twice
 _LINK_AS_TARGET = lazy(r"^\[([^\[\]]*)\]\(([^()\s]*)\)$")
 
 
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
-    if _is_template(file.path):
+    if is_template_path(file.path):
         return
     lines: list[str] | None = None
     candidates: list[BrokenPath] = []
@@ -199,12 +198,6 @@ def _local_paths(kb: KnowledgeBase, _path: str) -> LocalPaths:
 def _near_names(kb: KnowledgeBase, _path: str) -> NearNames:
     return NearNames(kb.snapshot.every_path(), kb.snapshot.tracked)
 
-
-def _is_template(path: str) -> bool:
-    """A page template (`Templates/paper.md`, `_template.md`): its links are to be filled in."""
-    folders = path.casefold().split("/")
-    stem = posixpath.splitext(folders.pop())[0]
-    return stem in _TEMPLATE_NAMES or any(folder in _TEMPLATE_FOLDERS for folder in folders)
 
 @dataclass(frozen=True, slots=True)
 class MissingTarget(Facts):
