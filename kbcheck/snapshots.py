@@ -133,9 +133,18 @@ class Snapshot(ABC):
         """`exists`, for what the repository holds: a file only on this disk is missing for everyone else."""
         return self.exists(path)
 
+    def read_excluded(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """The bytes of the files among `paths` the configuration excludes (page templates): what the
+        checked files were copied from, read for that alone and never checked. Only a git tree (a
+        commit, the index) is read so; a working tree gives none."""
+        return {}
+
 
 class _GitTreeSnapshot(Snapshot):
     """A snapshot whose files are git objects: the index or a commit's tree."""
+
+    #: blobs a partial clone lacks: they read as absent, never fetched
+    missing: frozenset[str] = frozenset()
 
     def __init__(self, repo: git.Repository, entries: dict[str, str], sha: slice, exclude: Iterable[str]) -> None:
         super().__init__(repo.root, exclude)
@@ -172,6 +181,12 @@ class _GitTreeSnapshot(Snapshot):
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         wanted = {p: sha for p in paths if (sha := self.blob_id(p)) is not None}
         blobs = git.read_blobs(self.repo, wanted.values())
+        return {p: blobs[sha] for p, sha in wanted.items() if sha in blobs}
+
+    def read_excluded(self, paths: Iterable[str]) -> dict[str, bytes]:
+        wanted = {p: meta[self._sha] for p in paths
+                  if (meta := self.entries.get(p)) is not None and meta[:6] in git.REGULAR_MODES and self.excluded(p)}
+        blobs = git.read_blobs(self.repo, [sha for sha in wanted.values() if sha not in self.missing])
         return {p: blobs[sha] for p, sha in wanted.items() if sha in blobs}
 
 

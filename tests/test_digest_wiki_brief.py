@@ -394,11 +394,15 @@ def test_a_page_a_new_note_links_that_does_not_exist_yet_is_proposed(git_repo, c
 
 
 def test_a_link_the_templates_write_too_is_a_placeholder_not_a_page_to_write(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    # the note was made from the template and kept its `Source: [[Video]]` unfilled
-    template = "# {{title}}\n\n- Source: [[Video]]\n- Author: [[link]]\n"
-    git_repo.write("templates/source.md", template)
+    # the note was made from the template and kept its `Source: [[Video]]` unfilled; the
+    # templates are excluded from the check, as init proposes
+    config = WIKI_CONFIG + 'exclude = ["templates/**"]\n'
+    git_repo.write_many({".kbcheck.toml": config, "wiki/concepts/speculative-decoding.md": PAGE_AFTER,
+                         "templates/source.md": "# {{title}}\n\n- Source: [[Video]]\n- Author: [[link]]\n"})
+    base = git_repo.commit_all("base", author="tom")
     note = NEW_PAGE_NOTE.replace("## Summary", "- Source: [[Video]]\n- Author: [[link]]\n\n## Summary")
-    base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note})
+    git_repo.write("wiki/sources/zhang-2023-h2o-2306-14048.md", note)
+    git_repo.commit_all("ingest", author="tom")
     pages = [a["path"] for a in _digest(base, capsys)["merge_actions"] if a["action"].startswith("create")]
     assert pages == ["wiki/concepts/kv-cache.md"]
 

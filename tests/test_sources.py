@@ -171,6 +171,14 @@ def test_tree_snapshot_at_an_older_commit(git_repo: GitRepo, repo: git.Repositor
         TreeSnapshot(repo, "v0")
 
 
+
+def test_an_excluded_file_is_read_only_as_excluded_and_only_from_git(git_repo: GitRepo, repo: git.Repository) -> None:
+    git_repo.commit_files({"a.md": "a\n", "templates/t.md": "- Source: [[Video]]\n"})
+    tree = TreeSnapshot(repo, "HEAD", exclude=["templates/**"])
+    assert tree.paths() == ["a.md"] and tree.read("templates/t.md") is None
+    assert tree.read_excluded(["templates/t.md", "a.md", "gone.md"]) == {"templates/t.md": b"- Source: [[Video]]\n"}
+    assert WorktreeSnapshot(repo, exclude=["templates/**"]).read_excluded(["templates/t.md"]) == {}
+
 # -- default mode ------------------------------------------------------------------------
 
 def test_default_mode_follows_pre_commit() -> None:

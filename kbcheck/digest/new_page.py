@@ -59,8 +59,10 @@ class NewPages:
     def placeholders(self) -> frozenset[str]:
         """The wikilink targets the knowledge base's page templates write, as a note copies them."""
         if self._placeholders is None:
-            texts = self.kb.snapshot.read_many(p for p in self.kb.snapshot.every_path()
-                                               if p.endswith(".md") and is_template_path(p))
+            snapshot = self.kb.snapshot
+            templates = [p for p in snapshot.every_path() if p.endswith(".md") and is_template_path(p)]
+            # templates are mostly excluded from the check (`kbcheck init` proposes it): read either way
+            texts = {**snapshot.read_many(templates), **snapshot.read_excluded(templates)}
             self._placeholders = frozenset(name.strip() for data in texts.values()
                                            for name in _WIKILINKS.findall(data.decode("utf-8", "replace")))
         return self._placeholders
