@@ -35,6 +35,10 @@ def _title(text: str, path: str = GUIDE) -> str:
     ("---\ntype: guide\nupdated: 2026-11-02\n---\n\n## Serving with vLLM\n\ntext\n", "Serving with vLLM"),
     # an empty heading is no title; the next heading is
     ("#\n\n## 真正的标题\n\n正文。\n", "真正的标题"),
+    # the one level-1 heading, not a stray heading above it
+    ("### collections\n\n```rust\nlet v = vec![1];\n```\n\n# rust-os-camp\n\n## 环境\n\n正文。\n", "rust-os-camp"),
+    # two level-1 headings: the first heading still
+    ("## 前言\n\n# 上篇\n\n正文。\n\n# 下篇\n\n正文。\n", "前言"),
 ])
 def test_a_files_title_is_its_frontmatter_title_else_its_first_heading(text: str, title: str) -> None:
     assert _title(text) == title

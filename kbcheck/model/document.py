@@ -1021,15 +1021,20 @@ def inline_text(markdown: str) -> str:
 
 
 def file_title(document: Document | None, path: str) -> str:
-    """A file's title: its frontmatter `title`, else its first heading as read (a link is its
-    text), else its file name; frontmatter text is never a title."""
+    """A file's title: its frontmatter `title`, else its one level-1 heading (a stray `### code`
+    above the `# Title` is no title), else its first heading, as read (a link is its text), else its
+    file name; frontmatter text is never a title."""
     if document is not None:
         if document.front_title:
             return document.front_title
-        for section in document.sections:
-            first = document.blocks[section.blocks[0]] if section.blocks else None
-            if section.heading is not None and first is not None and first.kind == "heading" and first.text.strip():
-                return first.text
+        headings = [(section.level, document.blocks[section.blocks[0]]) for section in document.sections
+                    if section.heading is not None and section.blocks]
+        headings = [(level, block) for level, block in headings if block.kind == "heading" and block.text.strip()]
+        tops = [block for level, block in headings if level == 1]
+        if len(tops) == 1:
+            return tops[0].text
+        if headings:
+            return headings[0][1].text
     return posixpath.basename(path)
 
 
