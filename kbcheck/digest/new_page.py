@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kbcheck.globs import globset
+from kbcheck.model.citations import scan_wikilinks
 from kbcheck.model.knowledge_base import KNOWLEDGE, static_prefix
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 #: pages proposed for one note, and pages named that should link each
 NEW_PAGES_SHOWN, LINKERS_SHOWN = 2, 3
 _WIKILINK = lazy(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
-#: the target of each wikilink in a text
-_WIKILINKS = lazy(r"\[\[([^\]|#]+)")
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,8 @@ class NewPages:
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
+        self._home = _home(kb)
+        self._living = globset(kb.config.knowledge)
         self._placeholders: frozenset[str] | None = None
 
     @property
@@ -63,17 +64,15 @@ class NewPages:
             templates = [p for p in snapshot.every_path() if p.endswith(".md") and is_template_path(p)]
             # templates are mostly excluded from the check (`kbcheck init` proposes it): read either way
             texts = {**snapshot.read_many(templates), **snapshot.read_excluded(templates)}
-            self._placeholders = frozenset(name.strip() for data in texts.values()
-                                           for name in _WIKILINKS.findall(data.decode("utf-8", "replace")))
+            self._placeholders = frozenset(name for data in texts.values()
+                                           for _at, name in scan_wikilinks(data.decode("utf-8", "replace")))
         return self._placeholders
 
     def of(self, path: str) -> list[NewPage]:
         """The living documents the note at `path` links that do not exist yet."""
-        kb = self.kb
-        home = _home(kb)
+        kb, home = self.kb, self._home
         if home is None:
             return []
-        living = globset(kb.config.knowledge)
         resolved = kb.resolve(path)
         wanted: list[str] = []
         for broken in resolved.broken_paths:
@@ -83,7 +82,7 @@ class NewPages:
                 target = f"{home}{name}.md" if name and "/" not in name and name not in self.placeholders else None
             else:
                 target = broken.target
-            if target is not None and living.match(target) and target not in wanted:
+            if target is not None and self._living.match(target) and target not in wanted:
                 wanted.append(target)
         if not wanted:
             return []
