@@ -32,7 +32,7 @@ from kbcheck.suggest.rank import Suggestion
 if TYPE_CHECKING:
     from kbcheck.git import Repository
     from kbcheck.model.knowledge_base import KnowledgeBase
-    from kbcheck.suggest.index import Section, SectionIndex
+    from kbcheck.suggest.index import IndexedSection, SectionIndex
 
 _MONTHS = {name: number for number, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
@@ -54,7 +54,7 @@ WHY_NEW = "a new section for the current period ({period}): this chronological i
 class Dated:
     """A section headed by a date: its start, and the finest unit the heading gives."""
 
-    section: Section
+    section: IndexedSection
     start: dt.date
     unit: str
 

@@ -43,7 +43,7 @@ def heading_key(heading: str) -> str:
 
 
 @dataclass
-class Section:
+class IndexedSection:
     """One section of a living document, with what it cites resolved."""
 
     doc: str
@@ -79,7 +79,7 @@ class Document:
     path: str
     title: str
     name_terms: dict[str, int]
-    sections: list[Section]
+    sections: list[IndexedSection]
     #: files and ids the whole document links (what a note linking it shares with it)
     links_out: set[str] = field(default_factory=set)
 
@@ -226,7 +226,7 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
         if summary is None:
             continue
         title, name_terms, raw_sections = summary
-        sections: list[Section] = []
+        sections: list[IndexedSection] = []
         links_out: set[str] = set()
         no_home = kb.config.no_home_heading
         for heading, line, _level, role, label, terms, refs in raw_sections:
@@ -234,7 +234,7 @@ def build_index(kb: KnowledgeBase, resolver: Resolver) -> SectionIndex:
                 role = NO_HOME  # a "see also" list or an open question: never a place for new material
             targets, kinds = resolver.resolve(path, refs)
             links_out |= targets
-            sections.append(Section(path, heading, line, role, label, terms, sum(terms.values()), targets, kinds))
+            sections.append(IndexedSection(path, heading, line, role, label, terms, sum(terms.values()), targets, kinds))
         documents.append(Document(path, title, name_terms, sections, links_out))
     return SectionIndex(documents)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
-from kbcheck.suggest.index import Resolver, Section, SectionIndex, file_terms, note_summary
+from kbcheck.suggest.index import IndexedSection, Resolver, SectionIndex, file_terms, note_summary
 from kbcheck.suggest.terms import CJK as _CJK
 from kbcheck.suggest.terms import term_counts
 
@@ -209,7 +209,7 @@ def _strongest(terms: Iterable[str], weights: dict[str, float], n: int) -> list[
     return heapq.nsmallest(n, terms, key=lambda t: (-weights[t], t))
 
 
-def _id_evidence(index: SectionIndex, section: Section, query: Query, why: list[str]) -> float:
+def _id_evidence(index: SectionIndex, section: IndexedSection, query: Query, why: list[str]) -> float:
     """The weight of the ids, repos and files the section and the note both cite (reasons into `why`)."""
     here = f"path:{query.path}"
     own = sorted(section.targets & query.own - {here})
@@ -243,7 +243,7 @@ def _display(target: str) -> str:
     return {"arxiv": f"arXiv:{value}", "doi": f"doi:{value}"}.get(kind, value)
 
 
-def _name(section: Section) -> str:
+def _name(section: IndexedSection) -> str:
     return section.heading
 
 
