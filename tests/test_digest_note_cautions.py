@@ -58,6 +58,11 @@ def test_the_same_paper_under_the_same_title_or_cited_in_passing_is_no_twin(git_
                          {"papers/copy/README.md": paper("Task-aware sequence labeling", "2609.04109"),
                           "notes/reading.md": passing}, capsys)
     assert not [w for ws in warnings.values() for w in ws if "two titles" in w]
+    # the same paper under the same title is a second note on it; a paper cited in passing is none
+    assert [w for w in warnings["papers/copy/README.md"] if w.startswith("a second note")] == [
+        "a second note on one paper: papers/seq/README.md is also a note on arXiv:2609.04109, under the same "
+        "title; one of them may be enough"]
+    assert not [w for w in warnings["notes/reading.md"] if w.startswith("a second note")]
 
 
 def test_a_paper_years_older_than_its_note_is_back_filled(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -2,7 +2,8 @@
 
 - **One id under two titles**: the paper a note about one work stands for (its frontmatter, title
   heading or head names exactly one) is also the paper of other such notes with another title (a
-  paper link copied from a template): one of them names the wrong paper.
+  paper link copied from a template): one of them names the wrong paper. Under the same title, it
+  is **a second note on one paper** (a note filed twice, a copy under another folder).
 - **Back-filled**: the note's paper (an arXiv id tells its month; not an id under two titles,
   which may be another paper's) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
@@ -39,6 +40,10 @@ UNREAD_VALUES = frozenset({"unread", "tbd", "to-read", "to read", "toread", "tod
 OUTDATED_FIELDS = ("possibly_outdated", "outdated")
 _TWINS_SHOWN = 2
 _TITLE_CHARS = lazy(r"[\W_]+")
+
+
+def _shown(paths: list[str]) -> str:
+    return ", ".join(paths[:_TWINS_SHOWN]) + (f" +{len(paths) - _TWINS_SHOWN}" if len(paths) > _TWINS_SHOWN else "")
 
 
 def _same_title(a: str, b: str) -> bool:
@@ -88,28 +93,34 @@ class NoteCautions:
         if item.change == DELETED or item.kind not in (GUIDE, BRIEF) or not item.consumed:
             return []
         sole = self._sole_id(item.path)
-        out = self._twins(item, sole, lang) if sole is not None else []
+        out, same = self._twins(item, sole, lang) if sole is not None else ([], [])
         # an id another note claims under another title may be the wrong paper's: no date is read from it
         backfilled = None if out else self._backfilled(item, sole, lang)
+        out += same
         if backfilled:
             out.append(backfilled)
         out += self._unread(item, lang, bool(backfilled))
         return out
 
-    def _twins(self, item: Item, sole: str, lang: str) -> list[str]:
-        others = []
+    def _twins(self, item: Item, sole: str, lang: str) -> tuple[list[str], list[str]]:
+        """The cautions of the other notes on the item's paper: those under another title (one names
+        the wrong paper) and, when there are none, those under the same title (a second note)."""
+        others, copies = [], []
         mine = file_title(self.kb.document(item.path), item.path)
         for path in self.by_id.get(sole, ()):
             if path == item.path:
                 continue
             title = file_title(self.kb.document(path), path)
-            if not _same_title(title, mine):
+            if _same_title(title, mine):
+                copies.append(path)
+            else:
                 others.append(f"{path}（{title}）" if lang == "zh" else f"{path} ({title})")
-        if not others:
-            return []
-        shown = ", ".join(others[:_TWINS_SHOWN]) + (f" +{len(others) - _TWINS_SHOWN}" if len(others) > _TWINS_SHOWN else "")
         display = f"arXiv:{sole}" if re.match(r"^\d{4}\.\d{4,5}$", sole) else sole
-        return [say(lang, "caution.id_twins", id=display, others=shown)]
+        if others:
+            return [say(lang, "caution.id_twins", id=display, others=_shown(others))], []
+        # a second note under the same title: the same paper noted twice (a copy, a note filed twice)
+        second = [say(lang, "caution.same_paper", id=display, others=_shown(copies))] if copies else []
+        return [], second
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
         from kbcheck.digest.placement import paper_month

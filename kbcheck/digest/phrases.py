@@ -99,6 +99,8 @@ _PHRASES: dict[str, str] = {
     "broken.target.meant": "{written} (line{s} {lines}; did you mean {meant}?)",
     "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
                          "wrong paper (a copied link?)"),
+    "caution.same_paper": ("a second note on one paper: {others} is also a note on {id}, under the same title; "
+                           "one of them may be enough"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
                                 "later); not news, and newer work may have overtaken it"),
     "caution.contradiction": ("numbers differ: the note says {here}, {path}:{line} says {there} about the same "
