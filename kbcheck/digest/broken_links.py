@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kbcheck.digest.new_page import page_name
 from kbcheck.digest.phrases import join, say
 from kbcheck.rules.kb009_broken_path import MissingTarget
 
@@ -39,7 +40,7 @@ def missing_target(finding: Finding) -> MissingTarget | None:
 
 def page_to_write(facts: MissingTarget) -> bool:
     """A wikilink by page name alone, to no file and no near one: a page still to write (module docstring)."""
-    return facts.written.startswith("[[") and "/" not in facts.written and facts.meant is None
+    return page_name(facts.written) is not None and facts.meant is None
 
 
 def grouped_line(path: str, targets: Sequence[tuple[MissingTarget, Sequence[Finding]]], lang: str) -> str:

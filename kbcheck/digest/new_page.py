@@ -47,6 +47,14 @@ def _home(kb: KnowledgeBase) -> str | None:
     return None
 
 
+def page_name(written: str) -> str | None:
+    """The page a wikilink names by its name alone (`[[kv-cache]]`, `[[kv-cache|KV]]`); None for a
+    wikilink by path (`[[concepts/kv-cache]]`) and for any other link."""
+    found = _WIKILINK.match(written)
+    name = found.group(1).strip() if found else ""
+    return name if name and "/" not in name else None
+
+
 class NewPages:
     """The pages each note of one knowledge base proposes (module docstring); its templates read once."""
 
@@ -76,10 +84,9 @@ class NewPages:
         resolved = kb.resolve(path)
         wanted: list[str] = []
         for broken in resolved.broken_paths:
-            found = _WIKILINK.match(broken.written)
-            if found:
-                name = found.group(1).strip()
-                target = f"{home}{name}.md" if name and "/" not in name and name not in self.placeholders else None
+            if _WIKILINK.match(broken.written):
+                name = page_name(broken.written)
+                target = f"{home}{name}.md" if name is not None and name not in self.placeholders else None
             else:
                 target = broken.target
             if target is not None and self._living.match(target) and target not in wanted:
@@ -92,4 +99,4 @@ class NewPages:
         return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
 
 
-__all__ = ["NewPage", "NewPages"]
+__all__ = ["NewPage", "NewPages", "page_name"]
