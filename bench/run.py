@@ -58,6 +58,7 @@ MODES: dict[str, tuple[str, str]] = {
     "staged-warm": ("kbcheck check --staged (2 files), warm cache", "kbcheck"),
     "all-cold": ("kbcheck check --all, cold cache", "kbcheck"),
     "all-warm": ("kbcheck check --all, warm cache", "kbcheck"),
+    "all-edited": ("kbcheck check --all, warm cache, one note edited before each run", "kbcheck"),
     "digest-small-cold": ("kbcheck digest, 50 changed items, cold cache", "kbcheck"),
     "digest-small-warm": ("kbcheck digest, 50 changed items, warm cache", "kbcheck"),
     "digest-large-cold": ("kbcheck digest, 500 changed items, cold cache", "kbcheck"),
@@ -76,6 +77,7 @@ SHORT = {"markdownlint-cli2": "× mdl-cli2", "pymarkdown": "× pymarkdown", "flo
 REAL_MODES: dict[str, str] = {
     "real-all-cold": "kbcheck check --all, cold cache",
     "real-all-warm": "kbcheck check --all, warm cache",
+    "real-all-edited": "kbcheck check --all, warm cache, one note edited before each run",
     "real-staged-warm": "kbcheck check --staged (one changed note), warm cache",
     "real-digest-cold": "kbcheck digest of the last N notes, cold cache",
     "real-digest-warm": "kbcheck digest of the last N notes, warm cache",
@@ -326,6 +328,9 @@ class Bench:
 
         cold_and_warm("staged", self.kbcheck("check", "--staged", "--format", "json"), fast, fast)
         cold_and_warm("all", self.kbcheck("check", "--all", "--format", "json"), slow, fast)
+        if r := row("all-edited"):
+            self.edited(r, self.kbcheck("check", "--all", "--format", "json"), root, markdown[len(markdown) // 2],
+                        fast)
         for which, tag in (("small", "bench-since-small"), ("large", "bench-since-large")):
             cold_and_warm(f"digest-{which}", self.kbcheck("digest", "--since", tag, "--format", "json"),
                           slow, fast if which == "small" else slow)
@@ -343,6 +348,16 @@ class Bench:
             else:
                 self.repeat(r, [*self.tools.pymarkdown, "scan", "-r", "organized", "inbox", "README.md"], root,
                             slow)
+
+    def edited(self, r: Row, cmd: list[str], root: Path, note: str, runs: int) -> None:
+        """A warm run after a line is added to one note: the work tree is not the one the cache
+        last saw checked whole, so every file is checked again, from cached parses (a full
+        check of the very same work tree checks nothing again). The note is restored after."""
+        touch = [sys.executable, "-c", "import sys, time; open(sys.argv[1], 'a', encoding='utf-8')"
+                 ".write(f'\\nA line the bench adds at {time.time_ns()}.\\n')", note]
+        if self.probe(r, cmd, root, "json"):
+            self.repeat(r, cmd, root, runs, before=touch)
+        quiet(["git", "checkout", "-q", "--", note], root, self.env())
 
     def run_real(self, bundle: Path, config: Path, notes: int) -> None:
         """The rows of one real note collection: a clone of its bundle with its mapping as `.kbcheck.toml`.
@@ -433,6 +448,8 @@ class Bench:
         if r := row("real-all-warm"):
             if self.probe(r, check_all, root, "json"):
                 self.repeat(r, check_all, root, fast)
+        if r := row("real-all-edited"):
+            self.edited(r, check_all, root, markdown[len(markdown) // 2], fast)
         if r := row("real-staged-warm"):
             changed = markdown[len(markdown) // 2]
             with open(root / changed, "a", encoding="utf-8") as handle:

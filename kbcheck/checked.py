@@ -7,8 +7,14 @@ snapshot that names all of its files at once: a commit's tree
 (`Snapshot.state`). The key is (what, the commit, the inputs it depends on:
 the whole configuration, the rules run, the language...), under the file's
 blob id; kbcheck's own code versions the whole cache (`kbcheck.version`).
-The work tree and the index name no state: a hook or `check --all` never
-uses it.
+The index and the work tree name no commit: a hook never uses it.
+
+A full check of the work tree (`check --all`) is kept whole instead
+(`WholeWorkTree`), under the work tree's state worked out from what the
+check reads anyway (`Snapshot.listing_state`: every file's blob id, and what
+git ignores): asked again of the very same work tree, nothing is checked
+again. One entry per configuration and rule set, replaced by the next
+state's, so checking, editing and checking again piles nothing up.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ import dataclasses
 import hashlib
 import re
 from typing import TYPE_CHECKING, Any
+
+from kbcheck.cache import decode, encode
+from kbcheck.i18n import kept, restored
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -71,4 +80,40 @@ class AtCommit:
         self.kb.facts.record(self.namespace, path, self._key(key), value)
 
 
-__all__ = ["AtCommit", "config_digest"]
+class WholeWorkTree:
+    """What a full check of the work tree found, kept for the one state it was last checked at."""
+
+    def __init__(self, kb: KnowledgeBase, namespace: str, key: str, state: str) -> None:
+        self.kb = kb
+        self.namespace = namespace
+        self._key = key
+        self._state = state
+
+    @classmethod
+    def for_run(cls, kb: KnowledgeBase, namespace: str, *inputs: str) -> WholeWorkTree | None:
+        """The kept check, or None when nothing is cached or the snapshot is a commit's (kept per file,
+        `AtCommit`) or names no state."""
+        if not kb.facts.cached or kb.snapshot.state is not None:
+            return None
+        state = kb.snapshot.listing_state()
+        return cls(kb, namespace, "\0".join(("whole", *inputs)), state) if state is not None else None
+
+    def get(self) -> object | None:
+        """What `put` kept, when it was kept at this very state; else None."""
+        value = self.kb.facts.recorded_whole(self.namespace, self._key)
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == self._state and isinstance(value[1], bytes):
+            # the check itself is packed apart: another state's is never unpacked
+            check: object = restored(decode(value[1]))
+            return check
+        return None
+
+    def put(self, value: object) -> None:
+        """Keep `value` (plain data) as the check at this state, replacing the one kept before."""
+        try:
+            packed = encode(kept(value))  # messages keep how they were said (`kbcheck.i18n.Text`)
+        except ValueError:
+            return
+        self.kb.facts.record_whole(self.namespace, self._key, (self._state, packed))
+
+
+__all__ = ["AtCommit", "WholeWorkTree", "config_digest"]

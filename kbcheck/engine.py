@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.accepted import Accepted, as_accepted
 from kbcheck.cache import shard_of
-from kbcheck.checked import AtCommit, config_digest
+from kbcheck.checked import AtCommit, WholeWorkTree, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, line_context, sort_key
@@ -199,8 +199,7 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
     progress = options.progress if options else None
     unused = bool(options and options.report_unused_disables) or reports_unused_disables(config)
     # at a commit, what a file's check found is kept: asked again, the file is not checked again
-    kept = AtCommit.for_run(kb, CHECKED, "checked", config_digest(config), ",".join(sorted(r.id for r in rules)),
-                            "unused" if unused else "")
+    kept = AtCommit.for_run(kb, CHECKED, "checked", *_checked_inputs(config, rules, unused))
     stamped: list[Stamped] = []
     shard: str | None = None
     for path, kind in targets:
@@ -310,6 +309,33 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     return stamped
 
 
+def _checked_inputs(config: Config, rules: list[Rule], unused: bool) -> tuple[str, str, str]:
+    """What a kept check depends on besides the files: every setting, the rules run, and whether
+    disable comments that suppress nothing are reported."""
+    return config_digest(config), ",".join(sorted(r.id for r in rules)), "unused" if unused else ""
+
+
+def _check_whole(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: list[tuple[str, str]],
+                 options: RunOptions) -> list[Stamped]:
+    """`check_in_workers` over every file of the work tree, kept whole under its state
+    (`kbcheck.checked.WholeWorkTree`): the very same work tree asked again is not checked again."""
+    from kbcheck.suppressions import reports_unused_disables
+
+    unused = options.report_unused_disables or reports_unused_disables(config)
+    kept = WholeWorkTree.for_run(kb, CHECKED, *_checked_inputs(config, rules, unused))
+    hit = _decode_checked(kept.get()) if kept is not None else None
+    if hit is not None:
+        kb.notices.extend(n for n in hit[1] if n not in kb.notices)
+        if options.progress is not None:
+            options.progress.advance(len(targets))
+        return hit[0]
+    notices_before = len(kb.notices)
+    stamped = check_in_workers(kb, config, rules, targets, options)
+    if kept is not None:
+        kept.put((to_plain(stamped, list[Stamped]), kb.notices[notices_before:]))
+    return stamped
+
+
 def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions) -> Report:
     """Check the selected files (or, with filter `all`, every file) against the enabled rules."""
     from kbcheck.progress import current
@@ -327,7 +353,10 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
     if options.progress is not None:
         options.progress.start(len(targets))
     try:
-        stamped = check_in_workers(kb, config, file_rules, targets, options)
+        if selection.mode == "all":
+            stamped = _check_whole(kb, config, file_rules, targets, options)
+        else:
+            stamped = check_in_workers(kb, config, file_rules, targets, options)
     finally:
         if options.progress is not None:
             options.progress.close()

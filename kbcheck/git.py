@@ -26,6 +26,7 @@ from typing import Any
 
 from kbcheck import i18n
 from kbcheck.errors import GitError
+from kbcheck.files import regular_bytes
 from kbcheck.regex import lazy
 
 #: the empty tree, which git knows without it being stored (sha1, sha256)
@@ -381,6 +382,27 @@ def ls_worktree(repo: Repository, *, untracked: bool = False, under: Iterable[st
         args += ["--", *pathspecs]
     _, out = run(repo, *args)
     return sorted(set(_zsplit(out)))
+
+
+def ignore_rules_digest(repo: Repository) -> str:
+    """A digest of everything that decides what git ignores: every `.gitignore` on the disk
+    (tracked or not), the repository's `info/exclude`, the user's excludes file, `core.ignoreCase`.
+
+    A listing of the tracked files names what they hold; what git ignores (`IgnoreChecker`)
+    also depends on these, which no such listing shows.
+    """
+    _, out = run(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+                 ":(glob)**/.gitignore")
+    excludes = config_value(repo, "core.excludesFile")
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    user = Path(os.path.expanduser(excludes)) if excludes else Path(home) / "git" / "ignore"
+    files = [*(repo.root / path for path in sorted(set(_zsplit(out)))), repo.common_dir / "info" / "exclude", user]
+    digest = hashlib.sha1((config_value(repo, "core.ignoreCase") or "").encode())
+    for file in files:
+        for part in (os.fsencode(file), regular_bytes(file) or b""):
+            digest.update(b"%d:" % len(part))
+            digest.update(part)
+    return digest.hexdigest()
 
 
 def skip_worktree_entries(repo: Repository) -> dict[str, str]:

@@ -133,6 +133,11 @@ class Snapshot(ABC):
         """`exists`, for what the repository holds: a file only on this disk is missing for everyone else."""
         return self.exists(path)
 
+    def listing_state(self) -> str | None:
+        """`state`, or, for a snapshot that names no commit, a name worked out from reading
+        its whole listing (what a run over every file pays anyway); None when there is none."""
+        return self.state
+
     def read_excluded(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The bytes of the files among `paths` the configuration excludes (page templates): what the
         checked files were copied from, read for that alone and never checked. Only a git tree (a
@@ -237,6 +242,7 @@ class WorktreeSnapshot(Snapshot):
         if git.config_value(repo, "core.sparseCheckout") == "true":
             self._off_disk = git.skip_worktree_entries(repo)
         self._object_format = git.object_format(repo)
+        self._listing_state: str | None = None
 
     def _folder_inside(self, folder: str) -> bool:
         """True when a repo-relative folder really is inside the repository (no symlink escape)."""
@@ -301,6 +307,21 @@ class WorktreeSnapshot(Snapshot):
             return None
         self._last_read = (path, data)
         return data
+
+    def listing_state(self) -> str | None:
+        """Every entry with its blob id (a symlink, a submodule or an excluded file by name
+        alone), which files are untracked, and what git ignores (`git.ignore_rules_digest`):
+        the same name exactly when a check of every file would read the same."""
+        if self._listing_state is None:
+            digest = hashlib.sha1(f"worktree\0{self._object_format}\n".encode())
+            regular = self._regular_files()
+            for path in self._entries():
+                blob = (self.blob_id(path) or "-") if path in regular else "-"
+                mark = "?" if path in self._untracked else ""
+                digest.update(f"{path}\0{blob}{mark}\n".encode("utf-8", "surrogateescape"))
+            digest.update(git.ignore_rules_digest(self.repo).encode())
+            self._listing_state = digest.hexdigest()
+        return self._listing_state
 
     def blob_id(self, path: str) -> str | None:
         """Computed as git does (`sha1(b"blob <size>\\0" + data)`), so a cache entry is shared with the index.

@@ -1,8 +1,9 @@
-"""What checking a file found is kept for the commit it was checked at (`kbcheck.checked`).
+"""What checking a file found is kept for the state it was checked at (`kbcheck.checked`).
 
 A file's findings depend on other files, so they are served only for the very
-commit (and configuration) they were found at: a file whose blob is unchanged
-at another commit is checked again there.
+commit (and configuration) they were found at, or the very work tree a full
+check read: a file whose blob is unchanged at another commit, or in a work tree
+changed anywhere, is checked again there.
 """
 
 from __future__ import annotations
@@ -113,10 +114,74 @@ def test_the_configuration_digest_is_the_same_in_every_process() -> None:
     assert config_digest(one) != config_digest(Config())
 
 
-def test_a_check_of_the_work_tree_keeps_nothing(git_repo: GitRepo, history: tuple[str, str]) -> None:
+def _check_all(*args: str) -> dict[str, object]:
     out, err = io.StringIO(), io.StringIO()
-    main(["check", "--all", "--format", "json"], out=out, err=err)
-    assert json.loads(out.getvalue())["findings"] == []
+    main(["check", *args, "--format", "json"], out=out, err=err)
+    return dict(json.loads(out.getvalue()))
+
+
+def _kb004(report: dict[str, object]) -> list[tuple[str, int]]:
+    findings = report["findings"]
+    assert isinstance(findings, list)
+    return [(f["path"], f["line"]) for f in findings if f["rule"] == "KB004"]
+
+
+#: the brief and the living document cite a paper without a card; every file of that work tree
+UNCARDED = [(BRIEF, 3), (LIVING, 5)]
+EVERY_FILE = sorted([BRIEF, LIVING, OTHER_CARD])
+
+
+@pytest.fixture
+def uncarded(git_repo: GitRepo) -> None:
+    """A work tree whose brief cites a paper without a card (another paper has one)."""
+    git_repo.commit_files({LIVING: LIVING_TEXT, BRIEF: BRIEF_TEXT, OTHER_CARD: OTHER_CARD_TEXT}, "notes")
+
+
+def test_a_full_check_of_the_same_work_tree_is_not_checked_again(git_repo: GitRepo, uncarded: None,
+                                                                 rule_runs: list[str]) -> None:
+    first = _check_all("--all")
+    assert _kb004(first) == UNCARDED
+    assert sorted(rule_runs) == EVERY_FILE
+    rule_runs.clear()
+    assert _check_all("--all") == first
+    assert rule_runs == []
+
+
+def test_a_work_tree_that_changed_anywhere_is_checked_again(git_repo: GitRepo, uncarded: None,
+                                                            rule_runs: list[str]) -> None:
+    assert _kb004(_check_all("--all")) == UNCARDED
+    rule_runs.clear()
+    # the card is written and staged: the brief is the same bytes, its finding is gone
+    git_repo.write(CARD, CARD_TEXT)
+    git_repo.git("add", CARD)
+    assert _kb004(_check_all("--all")) == []
+    assert sorted(rule_runs) == sorted([*EVERY_FILE, CARD])
+    rule_runs.clear()
+    # back as it was: a work tree keeps each file's last state only, so it is checked again
+    git_repo.git("rm", "-q", "--cached", CARD)
+    (git_repo.path / CARD).unlink()
+    assert _kb004(_check_all("--all")) == UNCARDED
+    assert sorted(rule_runs) == EVERY_FILE
+
+
+def test_what_git_ignores_is_part_of_the_work_tree_state(git_repo: GitRepo, uncarded: None,
+                                                         rule_runs: list[str]) -> None:
+    _check_all("--all")
+    rule_runs.clear()
+    # an untracked file is no part of the check, so nothing is checked again ...
+    git_repo.write("scratch.txt", "x\n")
+    _check_all("--all")
+    assert rule_runs == []
+    # ... but what git ignores decides whether a link is local by design (KB009)
+    exclude = git_repo.path / ".git" / "info" / "exclude"
+    exclude.parent.mkdir(exist_ok=True)
+    exclude.write_text("raw/\n")
+    _check_all("--all")
+    assert sorted(rule_runs) == EVERY_FILE
+
+
+def test_a_check_of_named_files_keeps_nothing(git_repo: GitRepo, uncarded: None) -> None:
+    assert _kb004(_check_all(BRIEF)) == [(BRIEF, 3)]
     assert not any((git_repo.path / ".git" / "kbcheck" / "cache" / NAMESPACE).glob("*.shard"))
 
 

@@ -24,6 +24,12 @@ BRIEFS = {
 } | {"organized/paper_cards/1695-2610-00001.md": '---\narxiv: "2610.00001"\ntitle: "Routers"\n---\n\n# Routers\n'}
 
 
+def _another_state(git_repo: GitRepo) -> None:
+    """The work tree changed where no rule looks: every file is checked again, from warm parses
+    (a full check of the very same work tree checks nothing again, `kbcheck.checked`)."""
+    git_repo.commit_files({"notes.txt": str(len(git_repo.git("log", "--oneline")))}, "elsewhere")
+
+
 def _check() -> str:
     out, err = io.StringIO(), io.StringIO()
     main(["check", "--all", "--format", "json"], out=out, err=err)
@@ -58,6 +64,7 @@ def test_a_warm_full_check_holds_one_shard_of_parses_at_a_time(briefs: GitRepo, 
     cold = _check()
     assert '"KB004"' in cold
     held.clear()
+    _another_state(briefs)
     assert _check() == cold
     assert len(held) == len(BRIEFS) - 1  # the card's parse is not a document's
     assert max(held) == 1
@@ -68,6 +75,7 @@ def test_a_run_that_lets_nothing_go_holds_every_shard(briefs: GitRepo, held: lis
     cold = _check()
     monkeypatch.setattr(FactStore, "let_go_parses", lambda self: None)
     held.clear()
+    _another_state(briefs)
     assert _check() == cold
     assert max(held) > 30
 
@@ -76,4 +84,5 @@ def test_the_order_of_the_files_changes_no_finding(briefs: GitRepo, monkeypatch:
     by_shard = _check()
     assert '"KB004"' in by_shard
     monkeypatch.setattr(engine, "by_shard", lambda kb, targets: sorted(targets, reverse=True))
+    _another_state(briefs)
     assert _check() == by_shard

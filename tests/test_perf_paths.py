@@ -222,10 +222,10 @@ def test_a_worker_that_dies_costs_time_not_findings(git_repo, monkeypatch: pytes
     parent = os.getpid()
     real = engine.check_files
 
-    def dying(*args):  # type: ignore[no-untyped-def]
+    def dying(*args, **kwargs):  # type: ignore[no-untyped-def]
         if os.getpid() != parent:
             os._exit(9)  # killed mid-run: no result, no cache written
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(engine, "check_files", dying)
     _parallel(monkeypatch)

@@ -84,6 +84,11 @@ def _parse_class(kind: str) -> str:
     return "card" if kind in CARD_KINDS else "doc"
 
 
+def _key_blob(key: str) -> str:
+    """Where a value kept for no file in particular is placed: the digest of its key, shaped as a blob id."""
+    return hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class FactStore:
     """The facts of one snapshot's files, each computed once per content."""
 
@@ -375,6 +380,18 @@ class FactStore:
         blob = self.snapshot.blob_id(path)
         if cache is not None and blob is not None:
             cache.put(blob, kept(value), key)  # messages keep how they were said (`kbcheck.i18n.Text`)
+
+    def recorded_whole(self, namespace: str, key: str) -> object | None:
+        """A value `record_whole` kept for the whole snapshot under `key`, or None."""
+        cache = self._cache(namespace)
+        return restored(cache.get(_key_blob(key), key)) if cache is not None else None
+
+    def record_whole(self, namespace: str, key: str, value: object) -> None:
+        """Keep `value` (plain data) for the whole snapshot under `key` (no file's blob: the key's
+        own digest places it), replacing what was kept under `key` before."""
+        cache = self._cache(namespace)
+        if cache is not None:
+            cache.put(_key_blob(key), kept(value), key)
 
     # -- name indexes ------------------------------------------------------------
     def name_index(self, layout: str, names: list[str], build: Callable[[], dict[str, str]]) -> dict[str, str]:
