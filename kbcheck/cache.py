@@ -51,6 +51,8 @@ _MAGIC = b"kbcheck-cache"
 #: a run asks with few shared keys for thousands of blobs: their digests are remembered
 _KEYS_REMEMBERED = 256
 _HEADER_MAX = 128
+#: what an entry held in memory costs besides its bytes: its key and its slot in two dicts
+_ENTRY_COST = 160
 _BLOB_ID = lazy(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _NAMESPACE = lazy(r"[A-Za-z0-9_.-]{1,64}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -181,6 +183,8 @@ class BlobCache:
         self._new: dict[str, dict[str, bytes]] = {}
         self._dropped: dict[str, set[str]] = {}
         self._key_digests: dict[str, str] = {}
+        #: the bytes of the entries not written yet (a key and its dict slot count as `_ENTRY_COST`)
+        self.unwritten = 0
 
     def _entry_key(self, blob_id: str, key: str) -> str:
         if not key:
@@ -247,6 +251,7 @@ class BlobCache:
         entry = self._entry_key(blob_id, key)
         self._shard(prefix)[entry] = packed
         self._new.setdefault(prefix, {})[entry] = packed
+        self.unwritten += len(packed) + _ENTRY_COST
 
     def drop(self, blob_id: str, key: str = "") -> None:
         """Remove an entry, in memory now and on disk at `flush()` (a value superseded for good)."""
@@ -268,6 +273,7 @@ class BlobCache:
         """
         if self.directory is None or not (self._new or self._dropped):
             return
+        self.unwritten = 0
         if not _inside(self.directory, self._git_dir):  # a symlink planted inside the git dir
             self._new.clear()
             self._dropped.clear()
@@ -327,6 +333,7 @@ class BlobCache:
         self._shards.clear()
         self._new.clear()
         self._dropped.clear()
+        self.unwritten = 0
         if self.directory is not None and _inside(self.directory, self._git_dir):
             shutil.rmtree(self.directory, ignore_errors=True)
 

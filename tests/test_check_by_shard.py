@@ -9,11 +9,13 @@ shard, the run holds one shard's parses at a time, and finds the same.
 from __future__ import annotations
 
 import io
+import shutil
 
 import pytest
 from gitrepo import GitRepo
 
 import kbcheck.engine as engine
+import kbcheck.model.store as store
 from kbcheck.cache import BlobCache, shard_of
 from kbcheck.cli import main
 from kbcheck.model.store import DOCS, FactStore
@@ -86,3 +88,40 @@ def test_the_order_of_the_files_changes_no_finding(briefs: GitRepo, monkeypatch:
     monkeypatch.setattr(engine, "by_shard", lambda kb, targets: sorted(targets, reverse=True))
     _another_state(briefs)
     assert _check() == by_shard
+
+
+@pytest.fixture
+def flushes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The namespace of every cache flush that had something to write, in one process."""
+    monkeypatch.setenv("KBCHECK_JOBS", "1")
+    written: list[str] = []
+    flush = BlobCache.flush
+
+    def watching(self: BlobCache) -> None:
+        if self.unwritten:
+            written.append(self.namespace)
+        flush(self)
+
+    monkeypatch.setattr(BlobCache, "flush", watching)
+    return written
+
+
+def test_a_cold_full_check_writes_its_parses_once_at_the_end_when_they_are_few(briefs: GitRepo,
+                                                                              flushes: list[str]) -> None:
+    assert '"KB004"' in _check()
+    assert flushes.count(DOCS) == 1
+
+
+def test_a_cold_full_check_writes_what_it_learned_as_it_goes_past_the_bound(briefs: GitRepo, flushes: list[str],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    at_the_end = _check()
+    shutil.rmtree(briefs.path / ".git" / "kbcheck")  # cold again
+    flushes.clear()
+    monkeypatch.setattr(store, "UNWRITTEN_MAX", 0)
+    assert _check() == at_the_end
+    # written shard by shard: a worker holds one shard's new parses, not its whole share's
+    assert flushes.count(DOCS) > 30
+    flushes.clear()
+    _another_state(briefs)
+    assert _check() == at_the_end  # and read back warm, the same
+    assert DOCS not in flushes

@@ -56,6 +56,8 @@ NAME_INDEXES_KEPT = 3
 LIVING = "knowledge"
 #: with a cache, the texts and parses of this many files (living documents aside) are held at most
 TEXTS_HELD, DOCUMENTS_HELD = 2048, 512
+#: a namespace's new entries are written once they hold this many bytes (`FactStore.let_go_parses`)
+UNWRITTEN_MAX = 4 << 20
 #: `uncached` looks at this many files before deciding the cache is warm
 _SAMPLE = 64
 
@@ -453,10 +455,13 @@ class FactStore:
     def let_go_parses(self) -> None:
         """Let the caches of parses let go of the shards they have loaded (`BlobCache.let_go`): a
         full check that goes shard by shard holds one shard's parses at a time, not every file's.
-        The caches other files' facts are looked up in (cards, refs, names) stay loaded."""
-        for namespace in (DOCS, CARD_DOCS):
-            cache = self._caches.get(namespace)
-            if cache is not None:
+        What a cold run has learned is written once it is `UNWRITTEN_MAX` bytes, so that a worker
+        does not hold the parses and facts of its whole share until it is done. The caches other
+        files' facts are looked up in (cards, refs, names) stay loaded."""
+        for namespace, cache in self._caches.items():
+            if cache.unwritten > UNWRITTEN_MAX:
+                cache.flush()
+            if namespace in (DOCS, CARD_DOCS):
                 cache.let_go()
 
     def prepare(self) -> None:
