@@ -192,12 +192,12 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
 
     Disable comments are audited while the file is at hand (`kbcheck.suppressions`).
     """
-    from kbcheck.suppressions import USELESS_DISABLE, audit_disables, reports_unused_disables
+    from kbcheck.suppressions import USELESS_DISABLE, audit_disables
 
     by_id = all_rules()
 
     progress = options.progress if options else None
-    unused = bool(options and options.report_unused_disables) or reports_unused_disables(config)
+    unused = _reports_unused(config, options)
     # at a commit, what a file's check found is kept: asked again, the file is not checked again
     kept = AtCommit.for_run(kb, CHECKED, "checked", *_checked_inputs(config, rules, unused))
     stamped: list[Stamped] = []
@@ -309,6 +309,13 @@ def check_in_workers(kb: KnowledgeBase, config: Config, rules: list[Rule],
     return stamped
 
 
+def _reports_unused(config: Config, options: RunOptions | None) -> bool:
+    """Whether the run reports disable comments that suppress nothing (the flag or the configuration)."""
+    from kbcheck.suppressions import reports_unused_disables
+
+    return bool(options and options.report_unused_disables) or reports_unused_disables(config)
+
+
 def _checked_inputs(config: Config, rules: list[Rule], unused: bool) -> tuple[str, str, str]:
     """What a kept check depends on besides the files: every setting, the rules run, and whether
     disable comments that suppress nothing are reported."""
@@ -319,10 +326,7 @@ def _check_whole(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: 
                  options: RunOptions) -> list[Stamped]:
     """`check_in_workers` over every file of the work tree, kept whole under its state
     (`kbcheck.checked.WholeWorkTree`): the very same work tree asked again is not checked again."""
-    from kbcheck.suppressions import reports_unused_disables
-
-    unused = options.report_unused_disables or reports_unused_disables(config)
-    kept = WholeWorkTree.for_run(kb, CHECKED, *_checked_inputs(config, rules, unused))
+    kept = WholeWorkTree.for_run(kb, CHECKED, *_checked_inputs(config, rules, _reports_unused(config, options)))
     hit = _decode_checked(kept.get()) if kept is not None else None
     if hit is not None:
         kb.notices.extend(n for n in hit[1] if n not in kb.notices)
