@@ -162,7 +162,8 @@ def test_a_years_old_paper_is_back_filled_and_a_recent_one_is_not(digest, capsys
     document = _json(digest["base"], capsys)
     old = _item(document, "organized/paper_cards/1801-1706-03762.md")
     assert old["class"] == "review"
-    assert old["reason"].startswith("back-filled by the collector: the paper is from 2017-06, collected 2026-10-29")
+    assert old["reason"] == ("back-filled by the collector: the paper is from 2017-06, collected 2026-10-29 "
+                             "(older than 3 years); not news")
     recent = _item(document, "organized/paper_cards/1802-2609-01234.md")
     assert recent["class"] == "increment" and "back-filled" not in recent["reason"]
     assert main(["digest", "--since", digest["base"], "--lang", "en"]) == 0

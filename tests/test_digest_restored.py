@@ -37,7 +37,7 @@ def test_a_note_dated_years_before_its_commit_is_restored(git_repo: GitRepo, cap
         "notes/dated.md": "---\ncreated: 2019-02-03\n---\n\n# Dated\n" + BODY,
     }, capsys)
     assert (items["notes/referrer.md"]["class"], items["notes/referrer.md"]["reason"]) == (
-        "review", "restored: dated 2016-11-19, more than 1 years before the commit that added it; "
+        "review", "restored: dated 2016-11-19, more than 1 year before the commit that added it; "
                   "old material, not news")
     assert items["notes/2018-05-01-trip.md"]["reason"].startswith("restored: dated 2018-05-01")
     assert items["notes/dated.md"]["reason"].startswith("restored: dated 2019-02-03")
@@ -57,6 +57,12 @@ def test_the_age_is_configurable(git_repo: GitRepo, capsys) -> None:  # type: ig
     items = _items(git_repo, {"notes/referrer.md": "Title: A referrer\nDate: 2016-11-19 23:24\n" + BODY}, capsys,
                    CONFIG + "restored-age-years = 20\n")
     assert items["notes/referrer.md"]["class"] == "increment"
+
+
+def test_the_age_is_said_in_years_as_english_counts_them(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    items = _items(git_repo, {"notes/referrer.md": "Title: A referrer\nDate: 2016-11-19 23:24\n" + BODY}, capsys,
+                   CONFIG + "restored-age-years = 2\n")
+    assert "more than 2 years before the commit" in items["notes/referrer.md"]["reason"]
 
 
 INDEX = """# Reading map

@@ -59,7 +59,7 @@ from kbcheck.digest.model import (
     IdStatus,
     Item,
 )
-from kbcheck.digest.phrases import capped, clauses, field_changes, join, say
+from kbcheck.digest.phrases import capped, clauses, field_changes, join, plural, say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import KNOWLEDGE, MANIFEST
 from kbcheck.rules.kb002_cited_but_absent import ReferenceNeverMentioned
@@ -216,7 +216,8 @@ def classify(item: Item, config: Config, lang: str, *, manifest_mode: bool, livi
     elif item.change == ADDED and item.copy_of is not None:
         item.cls, item.reason = REVIEW, say(lang, "near_copy", path=item.copy_of)
     elif item.change == ADDED and item.restored is not None:
-        item.cls, item.reason = REVIEW, say(lang, "restored", date=item.restored, years=config.restored_age_years)
+        item.cls, item.reason = REVIEW, say(lang, "restored", date=item.restored,
+                                               years=config.restored_age_years, s=plural(config.restored_age_years))
     elif not living and not proposes_page:
         item.cls, item.unfolded = REVIEW, True
         item.reason = say(lang, "unfolded") if item.change == ADDED else say(lang, "unfolded.modified", what=fields)

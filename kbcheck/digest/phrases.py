@@ -42,7 +42,7 @@ _PHRASES: dict[str, str] = {
     "housekeeping": "housekeeping (dates, status markers, open questions), not new material: {what}",
     "housekeeping.metadata": "metadata only (tags, dates, status in the frontmatter), not new material: {what}",
     "stub": "stub: nothing written yet (a title, links, code or the paper's abstract only), nothing to fold in",
-    "restored": ("restored: dated {date}, more than {years} years before the commit that added it; "
+    "restored": ("restored: dated {date}, more than {years} year{s} before the commit that added it; "
                  "old material, not news"),
     "index_page": "index page: a list of links to notes, not a note",
     "near_copy": "near-copy of {path}: the same text but for a line or two, not new material",
@@ -61,7 +61,7 @@ _PHRASES: dict[str, str] = {
     "stale": "{text} at {path}:{line} ({now})",
     "now": "card now says {value}",
     "backfilled": ("back-filled by the collector: the paper is from {published}, collected {collected} "
-                   "(older than {years} years); not news"),
+                   "(older than {years} year{s}); not news"),
     "clash": ("name clash: \"{name}\" in the title already names {there} in {files}; here it is {here}: "
               "confirm which is meant before linking them"),
     "near_clash": ("near-name clash: \"{name}\" here, \"{other}\" in {file}: close names of different works; "
@@ -222,6 +222,11 @@ def why(lang: str, reason: str) -> str:
         if found:
             return say(lang, key, **found.groupdict())
     return reason
+
+
+def plural(n: int) -> str:
+    """English's plural `s` for a count, the value a phrase's `{s}` takes (other languages leave it out)."""
+    return "" if n == 1 else "s"
 
 
 def phrases() -> dict[str, str]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
-from kbcheck.digest.phrases import say
+from kbcheck.digest.phrases import plural, say
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
 from kbcheck.regex import lazy
@@ -95,7 +95,7 @@ def backfill_reason(kb: KnowledgeBase, item: Item, config: Config, head_date: st
     if age <= config.backfill_age_years:
         return None
     return say(lang, "backfilled", published=published.strftime("%Y-%m"), collected=collected.isoformat(),
-               years=config.backfill_age_years)
+               years=config.backfill_age_years, s=plural(config.backfill_age_years))
 
 
 class Neighbourhood:

@@ -13,7 +13,7 @@ import re
 
 from kbcheck import i18n
 from kbcheck.digest.model import ADDED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
-from kbcheck.digest.phrases import capped, clauses, field_changes, join, say, why
+from kbcheck.digest.phrases import capped, clauses, field_changes, join, plural, say, why
 from kbcheck.model.document import inline_text
 from kbcheck.printable import printable_path
 from kbcheck.regex import lazy
@@ -36,10 +36,6 @@ _GROUP_SHOWN = 10
 
 def _colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
-
-
-def _plural(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 #: characters that start markup anywhere in a line: emphasis, code, links, images, HTML, entities, tables, math
@@ -94,12 +90,12 @@ def _relation(item: Item, lang: str) -> list[str]:
             say(lang, "md.rel.refs", sections=capped(lang, [escape_markdown(s) for s in status.reference_sections]))
             if status.in_references
             else say(lang, "md.rel.no_refs"),
-            say(lang, "md.rel.entry", n=status.entry_mentions, s=_plural(status.entry_mentions),
+            say(lang, "md.rel.entry", n=status.entry_mentions, s=plural(status.entry_mentions),
                 where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in status.entry_sections]))
             if status.entry_sections else ""),
         ]
         meta_sections = [s for s in status.sections if s not in status.entry_sections]
-        parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=_plural(status.meta_mentions),
+        parts.append(say(lang, "md.rel.meta", n=status.meta_mentions, s=plural(status.meta_mentions),
                          where=say(lang, "md.rel.where", sections=capped(lang, [escape_markdown(s) for s in meta_sections]))
                          if meta_sections else ""))
         line = f"- {escape_markdown(cited.display)}{_colon(lang)}{clauses(lang, parts)}"
@@ -160,9 +156,9 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         docs += " " + say(lang, "md.more", n=len(digest.living_documents) - shown)
     out += ["", say(lang, "md.against", docs=docs), ""]
     line = say(lang, "md.counts", increment=counts[INCREMENT], review=counts[REVIEW],
-               s1=_plural(counts[INCREMENT]), s2=_plural(counts[REVIEW]))
+               s1=plural(counts[INCREMENT]), s2=plural(counts[REVIEW]))
     if counts[LIVING_DOC]:
-        line += say(lang, "md.counts.living", n=counts[LIVING_DOC], s=_plural(counts[LIVING_DOC]))
+        line += say(lang, "md.counts.living", n=counts[LIVING_DOC], s=plural(counts[LIVING_DOC]))
     out += [line, ""]
 
     increments = digest.of_class(INCREMENT)
@@ -192,7 +188,7 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         papers = join(lang, [escape_markdown(c.display) for item in backfilled for c in item.ids[:1]][:cap or 8])
         if len(backfilled) > (cap or 8):
             papers += " …"
-        reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=_plural(len(backfilled)), papers=papers))
+        reviews.append("- " + say(lang, "md.backfilled", n=len(backfilled), s=plural(len(backfilled)), papers=papers))
     out += [f"## {say(lang, 'md.review')}", ""] + (_cap(reviews, cap, lang) or [say(lang, "md.none")]) + [""]
 
     changed_docs = [item for item in digest.of_class(LIVING_DOC) if item.change != ADDED]
