@@ -83,6 +83,9 @@ def _suggest(capsys: pytest.CaptureFixture[str], *paths: str, top: int = 3) -> d
 def test_terms_read_chinese_as_bigrams_and_english_as_words() -> None:
     assert terms("外部打分器 Routers fail") == ["外部", "部打", "打分", "分器", "router", "fail"]
     assert terms("the 的 of") == []
+    # a plural or a verb's -es is folded to a word as written, never to a stem (`compresse`)
+    assert terms("compresses processes classes policies models class") == [
+        "compress", "process", "class", "policy", "model", "class"]
     assert "http" not in terms("来源：https://papers.cool/arxiv/2610.37358")
 
 

@@ -34,7 +34,10 @@ _CJK_STOP = frozenset("的了是在和与及或而也都就将把被对从以为
 
 
 def _fold(word: str) -> str:
-    """`models` -> `model`, `policies` -> `policy`; short words and `-ss`, `-us`, `-is` stay."""
+    """`models` -> `model`, `policies` -> `policy`, `compresses` -> `compress`; short words and
+    `-ss`, `-us`, `-is` stay (Porter's first step, so a term shown is a word as written)."""
+    if word.endswith("sses"):
+        return word[:-2]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
