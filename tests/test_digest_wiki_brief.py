@@ -63,11 +63,13 @@ def test_a_new_page_counts_the_notes_and_pages_its_sources_list_links(git_repo, 
     base = ingest(git_repo, PAGE_AFTER, {"wiki/sources/li-2024-tree-2401-02222.md": TREE_NOTE,
                                          "wiki/sources/two-papers.md": TWO_PAPERS,
                                          "wiki/concepts/draft-models.md": NEW_PAGE,
-                                         "wiki/concepts/empty.md": "# Empty\n\n## Sources\n\n- (none yet)\n"})
+                                         "wiki/concepts/empty.md": "# Empty\n\n## Sources\n\n- (none yet)\n",
+                                         "wiki/concepts/one.md": "## Sources\n\n- [A blog post](https://blog.example.org/one)\n"})
     items = _items(base, capsys)
     # the note naming two ids is still a source the page lists
     assert items["wiki/concepts/draft-models.md"]["reason"] == "new living document: 3 sections, 3 references"
     assert items["wiki/concepts/empty.md"]["reason"] == "new living document: 2 sections, 0 references"
+    assert items["wiki/concepts/one.md"]["reason"] == "new living document: 1 section, 1 reference"
 
 
 # -- which notes a page already discusses ------------------------------------------------------------

@@ -25,7 +25,7 @@ from kbcheck.digest.near_copy import NearCopies
 from kbcheck.digest.new_page import NewPages
 from kbcheck.digest.no_home import unfold
 from kbcheck.digest.note_cautions import NoteCautions
-from kbcheck.digest.phrases import capped, clauses, say
+from kbcheck.digest.phrases import capped, clauses, plural, say
 from kbcheck.digest.placed import parse_notes_in_workers, place_increments
 from kbcheck.digest.placement import backfill_reason, merge_actions
 from kbcheck.digest.relation import (
@@ -76,8 +76,9 @@ def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, la
     new_doc = head_kb.document(item.path)
     if item.change == ADDED:
         if new_doc is None:
-            return say(lang, "living.added", sections="?", refs="?")
-        return say(lang, "living.added", sections=section_count(new_doc), refs=reference_sources(head_kb, item.path))
+            return say(lang, "living.added", sections="?", refs="?", s1="s", s2="s")
+        sections, refs = section_count(new_doc), reference_sources(head_kb, item.path)
+        return say(lang, "living.added", sections=sections, refs=refs, s1=plural(sections), s2=plural(refs))
     parts: list[str] = []
     if item.old_path is not None:
         parts.append(say(lang, "living.renamed", old=item.old_path))

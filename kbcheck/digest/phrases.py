@@ -18,7 +18,7 @@ from kbcheck.regex import lazy
 
 _PHRASES: dict[str, str] = {
     # -- reasons (one line each) -----------------------------------------------------
-    "living.added": "new living document: {sections} sections, {refs} references",
+    "living.added": "new living document: {sections} section{s1}, {refs} reference{s2}",
     "living.deleted": "living document deleted",
     "living.renamed": "renamed from {old}",
     "living.touched": "sections touched: {sections}",
@@ -139,7 +139,7 @@ _PHRASES: dict[str, str] = {
     "md.checklist": "Warnings checklist",
     "md.new_findings": "Findings new since the baseline",
     "md.resolved": "Findings resolved since the baseline: {n}",
-    "md.card_cautions": "Card cautions",
+    "md.card_cautions": "Cautions on the increments",
     "md.citable": "Citable ids",
     "md.boundary": "Evidence boundary",
     "md.b.range": "Range: {base} ({base_date})..{head} ({head_date})",
