@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.new_page import page_name
-from kbcheck.digest.phrases import join, say
+from kbcheck.digest.phrases import join, plural, say
 from kbcheck.rules.kb009_broken_path import MissingTarget
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def grouped_line(path: str, targets: Sequence[tuple[MissingTarget, Sequence[Find
                          s="s" if len(lines) > 1 else ""))
     more = len(targets) - len(shown)
     listed = join(lang, shown) + (" " + say(lang, "more", n=more) if more > 0 else "")
-    return f"KB009 {path}: {say(lang, 'broken.grouped', n=len(targets), targets=listed)}"
+    return f"KB009 {path}: {say(lang, 'broken.grouped', n=len(targets), s=plural(len(targets)), targets=listed)}"
 
 
 __all__ = ["SHOWN", "grouped_line", "missing_target", "page_to_write"]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.digest.chronology import note_date
 from kbcheck.digest.model import DELETED, Item
-from kbcheck.digest.phrases import say
+from kbcheck.digest.phrases import plural, say
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.regex import lazy
@@ -135,7 +135,7 @@ class NoteCautions:
         if (noted - published).days / 365.25 <= self.config.backfill_age_years:
             return None
         return say(lang, "caution.backfilled_note", published=published.strftime("%Y-%m"), noted=noted.isoformat(),
-                   years=self.config.backfill_age_years)
+                   years=self.config.backfill_age_years, s=plural(self.config.backfill_age_years))
 
     def _unread(self, item: Item, lang: str, backfilled: bool) -> list[str]:
         from kbcheck.digest.items import front_fields

@@ -94,14 +94,14 @@ _PHRASES: dict[str, str] = {
     "caution.influential_zero": "citation counts do not match: {total} citations but 0 influential",
     "caution.refresh_not_new": "the refresh itself is not new ({fields}); it does not count as an increment",
     "caution.not_read": "content not read: {note}",
-    "broken.grouped": "links {n} files that do not exist (pages not written yet, or renamed): {targets}",
+    "broken.grouped": "links {n} file{s} that do not exist (pages not written yet, or renamed): {targets}",
     "broken.target": "{written} (line{s} {lines})",
     "broken.target.meant": "{written} (line{s} {lines}; did you mean {meant}?)",
     "caution.id_twins": ("one id under two titles: {id} is also the paper of {others}; one of them names the "
                          "wrong paper (a copied link?)"),
     "caution.same_paper": ("a second note on one paper: {others} is also a note on {id}, under the same title; "
                            "one of them may be enough"),
-    "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} years "
+    "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} year{s} "
                                 "later); not news, and newer work may have overtaken it"),
     "caution.contradiction": ("numbers differ: the note says {here}, {path}:{line} says {there} about the same "
                               "work; check which is right"),
@@ -170,7 +170,7 @@ _PHRASES: dict[str, str] = {
     "md.more": "… {n} more",
     "md.more_digested": "… {n} more already digested (the JSON lists every item)",
     "md.more_consumed": "… {n} more consumed (the JSON lists every path)",
-    "md.more_new_docs": "… {n} more new living documents (the JSON lists every item)",
+    "md.more_new_docs": "… {n} more new living document{s} (the JSON lists every item)",
     "md.notices": "Notices",
     "kind.paper_card": "paper card",
     "kind.repo_card": "repo card",

@@ -196,7 +196,8 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
     living = [f"- {_code(item.path)}{_colon(lang)}{escape_markdown(item.reason)}"
               for item in changed_docs + new_docs[:_GROUP_SHOWN]]
     if len(new_docs) > _GROUP_SHOWN:
-        living.append("- " + say(lang, "md.more_new_docs", n=len(new_docs) - _GROUP_SHOWN))
+        living.append("- " + say(lang, "md.more_new_docs", n=len(new_docs) - _GROUP_SHOWN,
+                                       s=plural(len(new_docs) - _GROUP_SHOWN)))
     if living:
         out += [f"## {say(lang, 'md.living')}", ""] + _cap(living, cap, lang) + [""]
 
