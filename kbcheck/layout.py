@@ -33,7 +33,7 @@ def why_kind(kb: KnowledgeBase, path: str) -> tuple[str, str]:
     kind = kb.kind_of(path)
     key = _KEY_OF.get(kind)
     if key is not None:
-        glob = next((g for g in _globs(kb.config, key) if matches(g, path)), "")
+        glob = next((g for g in _globs(kb.config, key) if not g.startswith("!") and matches((g,), path)), "")
         return kind, f"{key} = {glob!r}" if glob else key
     if path.lower().endswith(_SUFFIXES):
         return "markdown", _("no kind's glob matches; a markdown file: ids, links and readability are checked")

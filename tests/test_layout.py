@@ -120,3 +120,14 @@ def test_globs_that_each_match_a_file_say_nothing(git_repo: GitRepo) -> None:
     code, _, err = run("check", "--all")
     assert (code, err) == (0, "kbcheck: KB004 not evaluated: no paper cards in the knowledge base "
                               "(the paper-cards glob matches nothing)\n")
+
+
+def test_show_files_names_the_glob_that_matched_not_the_first_of_its_key(git_repo: GitRepo) -> None:
+    config = CONFIG.replace('guides = ["notes/**/*.md"]', 'guides = ["papers/*.md", "notes/**/*.md", "!notes/skip.md"]')
+    git_repo.commit_files({**FILES, ".kbcheck.toml": config, "papers/p.md": "# p\n", "notes/skip.md": "# s\n"}, "kb")
+    code, out, _ = run("check", "--all", "--show-files")
+    rows = {line.split(None, 1)[0]: line.split(None, 2)[2] for line in out.splitlines()}
+    assert code == 0
+    assert rows["notes/a.md"] == "guides = 'notes/**/*.md'"
+    assert rows["papers/p.md"] == "guides = 'papers/*.md'"
+    assert rows["notes/skip.md"].startswith("no kind's glob matches")
