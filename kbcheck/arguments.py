@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
-from typing import NoReturn
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from kbcheck.regex import lazy
 
@@ -36,15 +38,46 @@ def _choices(parser: argparse.ArgumentParser) -> list[str]:
     return found
 
 
-def suggestion(parser: argparse.ArgumentParser, message: str) -> str:
-    """` (did you mean --staged?)` for a message about a typo, else ``."""
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _command_of(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser | None:
+    """The innermost subcommand the arguments name (`baseline update`), or None for none."""
+    found = None
+    commands = _subcommands(parser)
+    for word in argv:
+        if word in commands:
+            found = commands[word]
+            commands = _subcommands(found)
+    return found
+
+
+def _owners(parser: argparse.ArgumentParser, flag: str, prog: str = "") -> list[str]:
+    """The subcommands that have this flag (`kbcheck suggest` for `--top`)."""
+    found: list[str] = []
+    for name, sub in _subcommands(parser).items():
+        if flag in _options(sub):
+            found.append(sub.prog or f"{prog} {name}".strip())
+    return found
+
+
+def suggestion(parser: argparse.ArgumentParser, message: str, root: argparse.ArgumentParser | None = None) -> str:
+    """`; did you mean --staged?` for a message about a typo (the spellings the parser knows), or
+    where the flag belongs when another subcommand of `root` has it; else ``."""
     m = _UNRECOGNIZED.search(message)
     if m:
         for word in m.group(1).split():
             if word.startswith("-"):
                 flag = word.split("=", 1)[0]
+                owners = _owners(root, flag) if root is not None else []
+                if owners:  # a flag of another subcommand, spelled right
+                    return f"; {flag} is an option of {', '.join(f'`{o}`' for o in owners)}"
                 close = difflib.get_close_matches(flag, _options(parser), n=1, cutoff=0.6)
-                if close:
+                if close and close[0] != flag:
                     return f"; did you mean {close[0]}?"
         return ""
     m = _INVALID_CHOICE.search(message)
@@ -56,7 +89,21 @@ def suggestion(parser: argparse.ArgumentParser, message: str) -> str:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """`argparse.ArgumentParser` whose usage errors suggest the closest flag or subcommand."""
+    """`argparse.ArgumentParser` whose usage errors suggest the closest flag or subcommand.
+
+    A flag no subcommand knows is reported by the top parser (argparse collects the leftovers
+    there): the error is said with the usage of the subcommand the arguments name, and the
+    spellings that subcommand knows."""
+
+    _argv: Sequence[str] = ()
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
+        command = _command_of(self, self._argv) if _UNRECOGNIZED.search(message) else None
+        if command is not None:
+            command.print_usage(sys.stderr)
+            command.exit(2, f"{command.prog}: error: {message}{suggestion(command, message, self)}\n")
         super().error(message + suggestion(self, message))

@@ -193,6 +193,16 @@ def test_a_typo_gets_did_you_mean(argv: list[str], hint: str, capsys: pytest.Cap
     assert hint in capsys.readouterr().err
 
 
+def test_a_flag_of_another_subcommand_is_said_to_be_its_with_this_ones_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--top", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: kbcheck check ")
+    assert err.endswith("kbcheck check: error: unrecognized arguments: --top; --top is an option of `kbcheck suggest`\n")
+    assert main(["check", "--formt", "json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: kbcheck check ") and "did you mean --format?" in err
+
+
 def test_no_suggestion_for_a_word_unlike_any(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--zzzzzzzz"]) == 2
     err = capsys.readouterr().err
