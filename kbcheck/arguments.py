@@ -56,13 +56,9 @@ def _command_of(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argpars
     return found
 
 
-def _owners(parser: argparse.ArgumentParser, flag: str, prog: str = "") -> list[str]:
+def _owners(parser: argparse.ArgumentParser, flag: str) -> list[str]:
     """The subcommands that have this flag (`kbcheck suggest` for `--top`)."""
-    found: list[str] = []
-    for name, sub in _subcommands(parser).items():
-        if flag in _options(sub):
-            found.append(sub.prog or f"{prog} {name}".strip())
-    return found
+    return [sub.prog for sub in _subcommands(parser).values() if flag in _options(sub)]
 
 
 def suggestion(parser: argparse.ArgumentParser, message: str, root: argparse.ArgumentParser | None = None) -> str:
