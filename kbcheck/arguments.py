@@ -19,14 +19,19 @@ _UNRECOGNIZED = lazy(r"unrecognized arguments: (.*)")
 _INVALID_CHOICE = lazy(r"invalid choice: '([^']*)'")
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser's subcommands by name (none for a parser without)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
 def _options(parser: argparse.ArgumentParser) -> list[str]:
     """Every long option of the parser and of its subcommands."""
-    found: list[str] = []
-    for action in parser._actions:
-        found.extend(opt for opt in action.option_strings if opt.startswith("--"))
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                found.extend(_options(sub))
+    found = [opt for action in parser._actions for opt in action.option_strings if opt.startswith("--")]
+    for sub in _subcommands(parser).values():
+        found.extend(_options(sub))
     return sorted(set(found))
 
 
@@ -36,13 +41,6 @@ def _choices(parser: argparse.ArgumentParser) -> list[str]:
         if isinstance(action, argparse._SubParsersAction) or action.choices:
             found.extend(str(choice) for choice in action.choices or ())
     return found
-
-
-def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
 
 
 def _command_of(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser | None:

@@ -51,7 +51,7 @@ def grouped_line(path: str, targets: Sequence[tuple[MissingTarget, Sequence[Find
         lines = [str(line) for line in dict.fromkeys(f.line for f in same)]
         key = "broken.target.meant" if facts.meant is not None else "broken.target"
         shown.append(say(lang, key, written=facts.written, lines=", ".join(lines), meant=facts.meant or "",
-                         s="s" if len(lines) > 1 else ""))
+                         s=plural(len(lines))))
     more = len(targets) - len(shown)
     listed = join(lang, shown) + (" " + say(lang, "more", n=more) if more > 0 else "")
     return f"KB009 {path}: {say(lang, 'broken.grouped', n=len(targets), s=plural(len(targets)), targets=listed)}"
