@@ -230,7 +230,7 @@ def cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kbcheck.commands.init import run_init
 
-    return run_init(args.role, args.force, out)
+    return run_init(args.role, args.force, out, err)
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

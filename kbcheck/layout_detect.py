@@ -21,8 +21,8 @@ The shapes it knows (docs/adopting.md):
   `templates/` folder) is excluded, a template folder as one glob;
 - a file at the root is written anchored (`/README.md`): a bare name matches
   at any depth;
-- the language is `zh` when at least `ZH_MIN_SHARE` of the letters of a sample
-  of notes are CJK, else `en`.
+- the language is told from a sample of notes by `kbcheck.language.text_lang`,
+  the rule the digest uses when `lang` is not set.
 
 A repository in kbcheck's default layout (`organized/`, `inbox/`) keeps the defaults.
 """
@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbcheck.language import text_lang, words
 from kbcheck.page_templates import TEMPLATE_FOLDERS, is_template_path
 
 INDEX_NAMES = ("readme.md", "index.md", "summary.md", "_index.md")
 INDEX_MIN_LINKS = 5
 LIST_MAX_PROSE = 0.2
 FOLDER_MIN_NOTES = 3
-ZH_MIN_SHARE = 0.2
 #: how much text the language is judged on
 _SAMPLE_FILES, _SAMPLE_CHARS = 200, 4000
 _DEFAULT_LAYOUT = ("organized/", "inbox/")
@@ -125,18 +125,6 @@ def _read(root: Path, path: str) -> str:
             return handle.read(1 << 20).decode("utf-8", "replace")
     except OSError:
         return ""
-
-
-def _cjk_share(texts: list[str]) -> float:
-    letters = cjk = 0
-    for text in texts:
-        for char in text[:_SAMPLE_CHARS]:
-            if "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf":
-                cjk += 1
-                letters += 1
-            elif char.isalpha():
-                letters += 1
-    return cjk / letters if letters else 0.0
 
 
 def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
@@ -242,11 +230,13 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     notes = sorted(p for p in tracked if p.lower().endswith(".md"))
     if not notes:
         return detected
-    share = _cjk_share([_read(root, p) for p in notes[:: max(1, len(notes) // _SAMPLE_FILES)][:_SAMPLE_FILES]])
-    lang = "zh" if share >= ZH_MIN_SHARE else "en"
+    sample = notes[:: max(1, len(notes) // _SAMPLE_FILES)][:_SAMPLE_FILES]
+    text = "\n".join(_read(root, p)[:_SAMPLE_CHARS] for p in sample)
+    lang = text_lang(text) or "en"
+    cjk, latin = words(text)
     detected.settings["lang"] = lang
-    detected.found.append(f"language: {lang} ({share:.0%} of the letters of {min(len(notes), _SAMPLE_FILES)} "
-                          "sampled notes are CJK)")
+    detected.found.append(f"language: {lang} ({cjk} CJK characters against {latin} English words in "
+                          f"{len(sample)} sampled notes)")
     if any(p.startswith(_DEFAULT_LAYOUT) for p in notes):
         detected.found.append("organized/ or inbox/ is there: the default layout is kept")
         return detected

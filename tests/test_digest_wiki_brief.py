@@ -358,7 +358,7 @@ def test_a_chinese_knowledge_base_gets_a_chinese_digest_by_default(git_repo, cap
     ("", None),
 ])
 def test_text_lang_counts_a_cjk_character_as_a_word(text: str, lang: str | None) -> None:
-    from kbcheck.digest.language import text_lang
+    from kbcheck.language import text_lang
 
     assert text_lang(text) == lang
 

@@ -4,6 +4,7 @@ from its text, templates excluded, and comments saying what it found."""
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
@@ -263,3 +264,35 @@ def test_a_root_index_is_written_anchored_so_it_maps_no_other_readme(git_repo: G
     assert config["knowledge"] == ["/README.md"]
     code, out, _ = run("check", "--show-files", "README.md", "papers/p0/README.md")
     assert code == 0 and [line.split()[1] for line in out.splitlines()] == ["knowledge", "guide"]
+
+
+@pytest.mark.parametrize(("body", "lang"), [
+    # Chinese prose full of English names: 18 CJK characters against 25 English words (five
+    # letters each); 12 % of the letters are CJK, yet the note is Chinese, as the digest reads it
+    ("本文在 Natural Questions、TriviaQA 与 MS MARCO passage ranking 上比较 ColBERTv2、SPLADE++ 和 "
+     "Contriever 的 recall@100，并用 BEIR benchmark 检验 zero-shot transfer；结论是 late interaction "
+     "retrieval 更稳。", "zh"),
+    # English prose with one Chinese term: English
+    ("We compare ColBERTv2, SPLADE and Contriever on Natural Questions and TriviaQA, and test "
+     "zero-shot transfer on BEIR; the late interaction model (后期交互) is the most robust.", "en"),
+])
+def test_the_language_is_told_by_words_as_the_digest_tells_it(git_repo: GitRepo, body: str, lang: str) -> None:
+    git_repo.commit_files({f"notes/{n}.md": f"# note {n}\n\n{body}\n" for n in range(3)}, "notes")
+    config, text, _ = init(git_repo)
+    assert config["lang"] == lang
+    assert f"# found: language: {lang} (" in text
+
+
+def test_outside_git_init_writes_here_and_says_the_hooks_need_git(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("init")
+    assert code == 0 and out.startswith("wrote .kbcheck.toml: ")
+    assert (tmp_path / ".kbcheck.toml").is_file()
+    assert err == ("kbcheck: not in a git repository: wrote .kbcheck.toml in the current folder; the hooks, "
+                   "--staged and the digest read git (run git init)\n")
+
+
+def test_in_git_init_says_nothing_on_stderr(git_repo: GitRepo) -> None:
+    code, _out, err = run("init")
+    assert (code, err) == (0, "")

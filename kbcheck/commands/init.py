@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kbcheck.commands import repository
+from kbcheck.commands import notify, repository
 from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.i18n import _
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kbcheck.snapshots import WorktreeSnapshot
 
 
-def run_init(role: str | None, force: bool, out: TextIO) -> int:
+def run_init(role: str | None, force: bool, out: TextIO, err: TextIO) -> int:
     """Write the file in the repository's root (else the current folder), naming the git user as author."""
     from kbcheck.config import DEFAULTS, write_init
     from kbcheck.first_author import first_author
@@ -47,6 +47,9 @@ def run_init(role: str | None, force: bool, out: TextIO) -> int:
         print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
     for key, (value, why) in reasoned.items():
         print(f"found {key} = {value}: {why}", file=out)
+    if repo is None:
+        notify([_("not in a git repository: wrote {name} in the current folder; the hooks, --staged and "
+                  "the digest read git (run git init)", name=path.name)], err)
     return 0
 
 
