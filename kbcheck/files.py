@@ -24,7 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from kbcheck.errors import KbcheckError
+from kbcheck.errors import KbcheckError, UsageError
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
@@ -118,6 +118,27 @@ def work_tree_file(repo: Repository, rel: str, what: str) -> Path:
     if is_in_git_dir(repo, root / "/".join(parts)):
         raise KbcheckError(_("{what} is inside the git directory", what=what))
     return root.joinpath(*parts)
+
+
+def output_file(repo: Repository, name: str) -> Path:
+    """`--output NAME`, from the current folder, checked before the run: in the working tree it goes
+    through no symlink and stays out of `.git`; outside it (a CI runner's summary file) it is the
+    caller's own choice. Missing folders are made when it is written (`atomic_file`)."""
+    output = Path(os.path.abspath(name))
+    if output.is_dir():
+        raise UsageError(_("cannot write {name}: it is a folder", name=name))
+    for folder in output.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise UsageError(_("cannot write {name}: {folder} is a file, not a folder", name=name,
+                                   folder=str(folder)))
+            break
+    if is_in_git_dir(repo, output):
+        raise UsageError(_("cannot write {name}: it is inside the git directory", name=name))
+    root = Path(repo.root)
+    if output == root or root in output.parents:
+        return work_tree_file(repo, output.relative_to(root).as_posix(), f"--output {name}")
+    return output
 
 
 def is_in_git_dir(repo: Repository, path: Path) -> bool:
@@ -243,5 +264,5 @@ def write_atomically(path: Path, data: bytes) -> None:
         target.write(data)
 
 
-__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "read_regular", "regular_bytes",
+__all__ = ["AtomicFile", "Terminated", "atomic_file", "is_in_git_dir", "output_file", "read_regular", "regular_bytes",
            "terminate_as_interrupt", "work_tree_file", "write_atomically"]

@@ -365,11 +365,22 @@ def test_output_is_written_atomically_and_nothing_else_changes(kb: tuple[GitRepo
     assert code == 0 and json.loads((repo.path / "out/brief.md").read_text(encoding="utf-8"))["version"] == 1
 
 
-def test_output_into_a_missing_folder(kb: tuple[GitRepo, str]) -> None:
+def test_output_into_a_missing_folder_makes_it_as_check_does(kb: tuple[GitRepo, str]) -> None:
     repo, base = kb
-    code, out, err = run("digest", "--since", base, "--output", "no/such/brief.md")
-    assert code == 2 and out == "" and err.startswith("kbcheck: error: cannot write no/such/brief.md")
-    assert not (repo.path / "no").exists()
+    for command in (("digest", "--since", base), ("check", "--all")):
+        code, out, err = run(*command, "--output", f"no/such/{command[0]}.out")
+        assert code in (0, 1) and out == "", err
+        assert (repo.path / "no/such" / f"{command[0]}.out").read_text(encoding="utf-8")
+
+
+def test_output_under_a_file_is_refused_before_the_run_naming_the_file(kb: tuple[GitRepo, str]) -> None:
+    repo, base = kb
+    (repo.path / "notes.txt").write_text("kept\n", encoding="utf-8")
+    for command in (("digest", "--since", base), ("check", "--all")):
+        code, out, err = run(*command, "--output", "notes.txt/sub/out.md")
+        assert (code, out) == (2, "")
+        assert err == f"kbcheck: error: cannot write notes.txt/sub/out.md: {repo.path / 'notes.txt'} is a file, not a folder\n"
+    assert (repo.path / "notes.txt").read_text(encoding="utf-8") == "kept\n"
 
 
 def test_markdown_stays_under_the_limit(kb: tuple[GitRepo, str]) -> None:
@@ -400,3 +411,11 @@ def test_citable_ids_leave_out_arxiv_ids_without_a_card(kb: tuple[GitRepo, str])
     assert "2610.99999" in guide["ids"]
     assert "2610.99999" not in document["citable_ids"]
     assert any(f["rule"] == "KB004" and f["subject"] == "2610.99999" for f in document["findings_new"])
+
+
+def test_check_output_into_the_git_directory_is_refused_as_the_digest_is(kb: tuple[GitRepo, str]) -> None:
+    repo, base = kb
+    for command in (("digest", "--since", base), ("check", "--all")):
+        code, out, err = run(*command, "--output", ".git/out.md")
+        assert (code, out, err) == (2, "", "kbcheck: error: cannot write .git/out.md: it is inside the git directory\n")
+    assert not (repo.path / ".git/out.md").exists()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -85,6 +85,10 @@ def run_check(options: CheckOptions, out: TextIO, err: TextIO) -> int:
         raise UsageError(_("--filter added needs --staged or --diff (it compares with what the change added)"))
     select_rules = _selected_rules(options.select)
     repo = repository(options.paths)
+    if options.output:
+        from kbcheck.files import output_file
+
+        options = replace(options, output=str(output_file(repo, options.output)))  # refused before the run
     config = _with_per_file_ignores(configuration(repo, options.config, options.config_overrides),
                                     options.per_file_ignores)
     select_rules, config = _extended(select_rules, config, _selected_rules(options.extend_select),
@@ -161,7 +165,6 @@ def _fix_diff_path(options: CheckOptions) -> CheckOptions:
     A name that is both a path and a revision is refused, as git refuses it without `--`."""
     if not options.fix or not options.rev or not Path(options.rev).exists():
         return options
-    from dataclasses import replace
 
     from kbcheck import git
     from kbcheck.errors import GitError
@@ -201,7 +204,6 @@ def _with_per_file_ignores(config: Config, given: Sequence[str]) -> Config:
     """`--per-file-ignores 'inbox/**:KB005,KB009'` over the configuration's (a glob given again wins)."""
     if not given:
         return config
-    from dataclasses import replace
 
     from kbcheck.config import config_from_mapping
 
@@ -222,7 +224,6 @@ def _extended(select: frozenset[str] | None, config: Config, extend: frozenset[s
     `--ignore` removes rules. KB007's own ignores come from the trusted policy and stay."""
     if not extend and not ignore:
         return select, config
-    from dataclasses import replace
 
     from kbcheck.rules import rule_ids
 

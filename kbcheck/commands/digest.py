@@ -8,12 +8,9 @@ no file behind.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import checked_lang, configuration, message_lang, notify, repository
-from kbcheck.errors import UsageError
-from kbcheck.i18n import _
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -50,14 +47,14 @@ def run_digest(options: DigestOptions, out: TextIO, err: TextIO) -> int:
 def write_digest(repo: Repository, config: Config, options: DigestOptions, out: TextIO, err: TextIO) -> int:
     """The brief to `--output` (atomically) or to `out`; the digest's notices to `err`."""
     from kbcheck.digest.language import configured_lang
-    from kbcheck.files import atomic_file
+    from kbcheck.files import atomic_file, output_file
 
     # the brief's language is `--lang`, else the configured `lang`; kbcheck's own messages follow `lang` only when
     # the configuration sets it, as `check`'s do (`docs/configuration.md`)
     # (unset, the knowledge base's own: `kbcheck.digest.language`)
     lang = checked_lang(options.lang, "--lang") if options.lang else configured_lang(config)
     said_in = message_lang(options.lang, config)
-    output = _output_path(repo, options.output) if options.output else None
+    output = output_file(repo, options.output) if options.output else None
     if output is None:
         out.write(_digest_text(repo, config, options, lang, said_in, err))
         return 0
@@ -76,26 +73,6 @@ def _digest_text(repo: Repository, config: Config, options: DigestOptions, lang:
     text = render_digest(digest, options.format, digest.lang)
     notify(digest.notices, err, said_in)
     return text
-
-
-def _output_path(repo: Repository, name: str) -> Path:
-    """`--output`: a path in the working tree goes through no symlink and stays out of `.git`; a path
-    outside the working tree (a CI runner's summary file) is the caller's own choice."""
-    import os
-
-    from kbcheck.files import is_in_git_dir, work_tree_file
-
-    output = Path(os.path.abspath(name))
-    if not output.parent.is_dir():
-        raise UsageError(_("cannot write {name}: folder {folder} does not exist", name=name, folder=str(output.parent)))
-    if output.is_dir():
-        raise UsageError(_("cannot write {name}: it is a folder", name=name))
-    if is_in_git_dir(repo, output):
-        raise UsageError(_("cannot write {name}: it is inside the git directory", name=name))
-    root = Path(repo.root)
-    if output == root or root in output.parents:
-        return work_tree_file(repo, output.relative_to(root).as_posix(), f"--output {name}")
-    return output
 
 
 __all__ = ["DigestOptions", "run_digest", "write_digest"]
