@@ -1,4 +1,4 @@
-"""`kbcheck explain`: find a rule by id or name, and show its doc the way a terminal reads it.
+"""`kbcheck explain`: show a rule's doc the way a terminal reads it.
 
 A rule's doc is markdown. On a terminal it is rendered from markdown-it's
 token stream: headings and `**bold**` lead words in bold, emphasis markers
@@ -9,10 +9,8 @@ colour is off). Piped or redirected, the markdown is written as it is, so
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING
 
-from kbcheck.errors import UsageError
 from kbcheck.i18n import _
 
 if TYPE_CHECKING:
@@ -25,24 +23,6 @@ _DIM = "\033[2m"
 _CODE = "\033[36m"
 _RESET = "\033[0m"
 INDENT = "    "
-
-
-def find_rule(key: str) -> Rule:
-    """The rule with this id (`KB005`) or name (`unverified-number`), case-insensitive."""
-    from kbcheck.rules import all_rules
-
-    rules = all_rules()
-    wanted = key.strip()
-    for rule in rules.values():
-        if wanted.upper() == rule.id or wanted.lower() == rule.name:
-            return rule
-    spellings = [*rules, *(rule.name for rule in rules.values())]
-    close = difflib.get_close_matches(wanted.upper() if wanted[:2].lower() == "kb" else wanted.lower(), spellings, n=1)
-    if close:
-        raise UsageError(_("unknown rule '{rule}'; did you mean {close}? (valid rules: {rules}, or their names; see `kbcheck rules`)",
-                           rule=key, close=close[0], rules=", ".join(rules)))
-    raise UsageError(_("unknown rule '{rule}' (valid rules: {rules}, or their names; see `kbcheck rules`)",
-                       rule=key, rules=", ".join(rules)))
 
 
 def _inline(children: list[Token], color: bool) -> str:

@@ -15,8 +15,9 @@ from kbtools import run_cli as run
 from kbcheck.check_output import statistics_lines
 from kbcheck.cli import main
 from kbcheck.color import use_color
-from kbcheck.explain_render import explain, find_rule, render_markdown
+from kbcheck.explain_render import explain, render_markdown
 from kbcheck.findings import Finding, Report
+from kbcheck.rules import find_rule
 
 DOC = "organized/knowledge/推理.md"
 NOTE = "inbox/tom/2026-11-02-brief.md"
@@ -241,3 +242,20 @@ def test_digest_takes_o_for_its_output_too(kb: GitRepo) -> None:
     code, out, err = run("digest", "--since", "HEAD", "-o", "brief.md")
     assert (code, out) == (0, ""), err
     assert (kb.path / "brief.md").read_text(encoding="utf-8").startswith("#")
+
+
+@pytest.mark.parametrize(("flag", "value", "meant"), [
+    ("--select", "kb5", "KB005"), ("--ignore", "unverified-numbr", "unverified-number"),
+    ("--extend-select", "KB01", "KB010"), ("--per-file-ignores", "inbox/**:KB009,KB0O5", "KB005")])
+def test_a_misspelt_rule_on_the_command_line_gets_the_closest_spelling(kb: GitRepo, flag: str, value: str,
+                                                                       meant: str) -> None:
+    code, out, err = run("check", "--all", flag, value)
+    assert (code, out) == (2, "")
+    assert err.startswith("kbcheck: error: unknown rule '") and f"; did you mean {meant}? (valid rules: KB000, " in err
+
+
+def test_a_rule_named_nothing_like_any_gets_the_list_without_a_guess(kb: GitRepo) -> None:
+    code, _, err = run("check", "--all", "--select", "spelling")
+    assert code == 2 and "did you mean" not in err
+    assert err == ("kbcheck: error: unknown rule 'spelling' (valid rules: KB000, KB001, KB002, KB003, KB004, KB005, "
+                   "KB006, KB007, KB008, KB009, KB010, or their names; see `kbcheck rules`)\n")

@@ -194,10 +194,9 @@ def _selected_rules(value: str | None) -> frozenset[str] | None:
     """`--select KB001,unverified-number`: the rule ids it names (by id or name), or None for every rule."""
     if not value:
         return None
-    from kbcheck.rules import all_rules, get_rule
+    from kbcheck.rules import find_rule
 
-    by_name = {rule.name: rule_id for rule_id, rule in all_rules().items()}
-    return frozenset(by_name.get(part.strip().lower()) or get_rule(part).id for part in value.split(",") if part.strip())
+    return frozenset(find_rule(part).id for part in value.split(",") if part.strip())
 
 
 def _with_per_file_ignores(config: Config, given: Sequence[str]) -> Config:

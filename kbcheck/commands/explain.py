@@ -11,7 +11,8 @@ def run_explain(rule: str, out: TextIO, lang: str | None = None) -> int:
     from kbcheck.color import use_color
     from kbcheck.commands import configuration, message_lang, repository
     from kbcheck.errors import KbcheckError
-    from kbcheck.explain_render import explain, find_rule
+    from kbcheck.explain_render import explain
+    from kbcheck.rules import find_rule
 
     config = None
     if lang is None:

@@ -67,6 +67,25 @@ def get_rule(rule_id: str) -> Rule:
     return rule
 
 
+def find_rule(key: str) -> Rule:
+    """The rule with this id (`KB005`) or name (`unverified-number`), case-insensitive, as a user
+    names it (`kbcheck explain`, `--select`); a UsageError with the closest spelling otherwise."""
+    import difflib
+
+    rules = all_rules()
+    wanted = key.strip()
+    for rule in rules.values():
+        if wanted.upper() == rule.id or wanted.lower() == rule.name:
+            return rule
+    spellings = [*rules, *(rule.name for rule in rules.values())]
+    close = difflib.get_close_matches(wanted.upper() if wanted[:2].lower() == "kb" else wanted.lower(), spellings, n=1)
+    if close:
+        raise UsageError(_("unknown rule '{rule}'; did you mean {close}? (valid rules: {rules}, or their names; see `kbcheck rules`)",
+                           rule=key, close=close[0], rules=", ".join(rules)))
+    raise UsageError(_("unknown rule '{rule}' (valid rules: {rules}, or their names; see `kbcheck rules`)",
+                       rule=key, rules=", ".join(rules)))
+
+
 def forget_discovered() -> None:
     """Look for rule modules again on next use (after one was added at run time)."""
     _rule_modules.cache_clear()
