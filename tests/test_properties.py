@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kbtools import MemorySnapshot
@@ -302,6 +303,15 @@ def test_manifest_loader_raises_only_the_user_facing_error(tmp_path_factory: Any
             assert all(normalise_path(p) == p for p in paths)
 
     check()
+
+
+@pytest.mark.parametrize("path", ["/\u0000", "inbox/a\u0000.md"])
+def test_a_manifest_path_with_a_nul_is_a_usage_error_naming_the_entry(tmp_path: Any, path: str) -> None:
+    from kbcheck.digest.items import load_manifest
+
+    (tmp_path / "m.json").write_text(_json.dumps({"items": [{"path": "inbox/ok.md"}, {"path": path}]}), "utf-8")
+    with pytest.raises(KbcheckError, match=r"^manifest .*m\.json: entry 2 has a NUL character in its path$"):
+        load_manifest(str(tmp_path / "m.json"), tmp_path)
 
 
 kb_texts = st.fixed_dictionaries({

@@ -393,10 +393,12 @@ def manifest_items(base_kb: KnowledgeBase, head_kb: KnowledgeBase, changes: list
 # -- the manifest file ------------------------------------------------------------------------
 
 def _entry_path(entry: object, number: int, name: str) -> str:
-    if isinstance(entry, str):
-        return entry
-    if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-        return str(entry["path"])
+    path = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
+    if isinstance(path, str):
+        if "\0" in path:  # no file name holds one, and the OS refuses it
+            raise UsageError(_("manifest {name}: entry {number} has a NUL character in its path", name=name,
+                               number=number))
+        return path
     raise UsageError(_("manifest {name}: entry {number} must be a path string or an object with a \"path\" string",
                        name=name, number=number))
 
