@@ -112,10 +112,10 @@ def resolve_run_author(repo: Repository, config: Config, cli_author: str | None)
             slug = configured_slug(config, value)
             if slug is not None:
                 return slug, slug
-            return None, f"{value.strip()} (from {source}; no such author)"
+            return None, _("{value} (from {source}; no such author)", value=value.strip(), source=source)
     email, source = _commit_email(repo)
     if email is None:
-        return None, f"unknown ({source} is not set)"
+        return None, _("unknown ({source} is not set)", source=source)
     return author_for_email(config, email), email
 
 
@@ -155,12 +155,12 @@ def judged_as(repo: Repository, policy: Config, selection: Selection, *,
         changes = [replace(c, author=slug, author_label=label) for c in selection.changes]
     elif actor is not None:
         slug = author_for_login(policy, actor)
-        label = f"login {actor.strip()}"
+        label = _("login {login}", login=actor.strip())
         changes = [replace(c, author=slug, author_label=label) for c in selection.changes]
     else:
         changes = [
             replace(c, author=author_for_email(policy, c.recorded_author),
-                    author_label=c.recorded_author or "an author with no email")
+                    author_label=c.recorded_author or _("an author with no email"))
             for c in selection.changes
         ]
     return replace(selection, changes=changes)

@@ -165,6 +165,15 @@ def test_staged_write_into_another_inbox_fails_the_run(git_repo: GitRepo, repo: 
         ("KB007", "error", "inbox/jay/new.md", 1)]
 
 
+def test_a_staged_deletion_alone_counts_as_a_file_judged(git_repo: GitRepo, repo: git.Repository) -> None:
+    """No file rule reads a deleted file, yet the summary of its finding is never `in 0 files`."""
+    git_repo.commit_files({"organized/knowledge/inference.md": "# doc\n", "inbox/tom/a.md": "a\n"}, author="mia")
+    git_repo.delete("organized/knowledge/inference.md")
+    report = run_check(repo, mode="staged", paths=[], rev=None, cli_author="tom")
+    assert [(f.rule, f.path) for f in report.findings] == [("KB007", "organized/knowledge/inference.md")]
+    assert report.files == 1
+
+
 def test_range_commits_each_judged_by_its_author(git_repo: GitRepo, repo: git.Repository) -> None:
     base = git_repo.commit_files({"organized/knowledge/inference.md": "# doc\n"}, author="mia")
     git_repo.commit_files({"inbox/tom/a.md": "a\n"}, author="tom")
@@ -180,3 +189,18 @@ def test_all_mode_does_not_evaluate_kb007(git_repo: GitRepo, repo: git.Repositor
     git_repo.commit_files({"organized/x.md": "x\n"}, author="stranger")
     report = run_check(repo, mode="all", paths=[], rev=None, cli_author=None)
     assert report.findings == ()
+
+
+def test_the_author_label_is_said_in_the_run_language(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who the change is judged as is part of the message: in Chinese it is Chinese too."""
+    from kbtools import run_cli
+
+    git_repo.commit_files({".kbcheck.toml": "[authors.mia]\nemails = [\"mia@example.org\"]\nrole = \"maintainer\"\n"},
+                          "config", author="mia")
+    git_repo.write("organized/knowledge/inference.md", "# doc\n")
+    git_repo.stage()
+    monkeypatch.setenv("KBCHECK_AUTHOR", "zed")
+    _, out, _ = run_cli("check", "--staged", "--lang", "zh")
+    assert "KB007 作者 zed（取自 KBCHECK_AUTHOR，并无此作者） 未在 .kbcheck.toml [authors] 中配置" in out
+    _, out, _ = run_cli("check", "--staged")
+    assert "KB007 author zed (from KBCHECK_AUTHOR; no such author) is not configured" in out
