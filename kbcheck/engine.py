@@ -371,7 +371,10 @@ def check(kb: KnowledgeBase, config: Config, selection: Selection, options: RunO
             for problem in _run_rule(rule, check_changes, (list(selection.changes), policy), "the changed paths"):
                 changed.append((rule, None, problem))
     stamped.extend(stamp(kb, changed, comments=False))
-    return _report(kb, config, selection, options, stamped, len(targets))
+    # a path a change rule found a problem in is a file the run judged, though no file rule read it
+    # (a deletion): never `1 error in 0 files`
+    judged = {path for path, _kind in targets} | {problem.path for _rule, _path, problem in changed}
+    return _report(kb, config, selection, options, stamped, len(judged))
 
 
 def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: RunOptions,
@@ -382,7 +385,11 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
     baseline never accepts its findings.
     """
     policy = options.policy or config
+    from kbcheck.model.store import unread_notice
+    from kbcheck.rules.kb000_unreadable_note import UnreadableNote
+
     findings: list[Finding] = []
+    unread_said: set[str] = set()
     suppressed = 0
     added = selection.added_lines if options.filter == "added" else None
     by_id = all_rules()
@@ -409,5 +416,7 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
             suppressed += 1
             continue
         findings.append(finding)
+        if isinstance(problem.facts, UnreadableNote):  # it says what the file's notice would: one is enough
+            unread_said.add(unread_notice(problem.path, problem.facts.reason))
     findings.sort(key=sort_key)
-    return Report(tuple(findings), checked, suppressed, tuple(kb.notices))
+    return Report(tuple(findings), checked, suppressed, tuple(n for n in kb.notices if n not in unread_said))

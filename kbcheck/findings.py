@@ -171,7 +171,7 @@ class Report:
     """The outcome of one `check` run, handed to a reporter."""
 
     findings: tuple[Finding, ...]
-    #: how many files the run selected and checked
+    #: how many files the run selected and checked, with the changed paths a change rule found a problem in
     files: int
     #: findings dropped by inline comments, config ignores or the baseline
     suppressed: int = 0

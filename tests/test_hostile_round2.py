@@ -200,10 +200,14 @@ NAMES: dict[str, tuple[Case, Outcome]] = {
         Case({"inbox/tom/caf\udce9.md": "- 7x faster\n"}, argv=("check", "--all", "--format", "gitlab")),
         Outcome(0, stdout_has=('"path": "\\"inbox/tom/caf\\\\351.md\\""',)),
     ),
-    "non-utf8-name-notice": (
+    "non-utf8-name-finding": (
         Case({"inbox/tom/caf\udce9.md": b"caf\xe9 7x\n"}),
-        Outcome(0, (("KB000", '"inbox/tom/caf\\351.md"', 1, 1, "inbox/tom/caf\\351.md"),),
-                stderr=("inbox/tom/caf\\351.md: skipped: not UTF-8 (byte 0xe9 at offset 3)",)),
+        Outcome(0, (("KB000", '"inbox/tom/caf\\351.md"', 1, 1, "inbox/tom/caf\\351.md"),)),
+    ),
+    # with KB000 ignored the notice says it, the name escaped as in the finding
+    "non-utf8-name-notice": (
+        Case({"inbox/tom/caf\udce9.md": b"caf\xe9 7x\n"}, argv=("check", "--all", "--format", "json", "--ignore", "KB000")),
+        Outcome(0, stderr=("inbox/tom/caf\\351.md: skipped: not UTF-8 (byte 0xe9 at offset 3)",)),
     ),
 }
 

@@ -349,9 +349,11 @@ def test_terminal_controls_in_a_name_are_shown_escaped(git_repo: GitRepo) -> Non
 
 def test_terminal_controls_in_a_notice_are_shown_escaped(git_repo: GitRepo) -> None:
     git_repo.commit_files({"inbox/tom/caf\x1b[2K.md": b"caf\xe9 7x\n"}, "binary-ish", author="tom")
-    code, _, err = run_cli(("check", "--all"))
+    code, out, err = run_cli(("check", "--all", "--ignore", "KB000"))  # ignored: a notice says it
     assert code == 0
     assert "\x1b" not in err and "inbox/tom/caf\\x1b[2K.md: skipped: not UTF-8" in err
+    code, out, err = run_cli(("check", "--all"))  # the finding says it, escaped as well
+    assert "\x1b" not in out + err and '"inbox/tom/caf\\x1b[2K.md":1:1: KB000 ' in out
 
 
 # -- 12: the digest's markdown carries no autolink, mention or math from the data -----------------------------

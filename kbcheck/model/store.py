@@ -91,6 +91,11 @@ def _key_blob(key: str) -> str:
     return hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def unread_notice(path: str, reason: str) -> str:
+    """The notice that says why `path` has no text (KB000's finding says it too: one is shown)."""
+    return _("{path}: {reason}", path=path, reason=reason)
+
+
 class FactStore:
     """The facts of one snapshot's files, each computed once per content."""
 
@@ -183,7 +188,7 @@ class FactStore:
 
     def _skip(self, path: str, reason: str) -> None:
         self._unread[path] = reason
-        self.notices.append(_("{path}: {reason}", path=path, reason=reason))
+        self.notices.append(unread_notice(path, reason))
         self._texts[path] = None
 
     def _served(self, path: str, hit: object) -> object | None:
@@ -234,6 +239,7 @@ class FactStore:
     def why_unread(self, path: str) -> str | None:
         """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
         return self._unread.get(path)
+
 
     def _key(self, fact: str, kind: str, path: str | None = None) -> str:
         return fact_key(self.settings, fact, kind, path)

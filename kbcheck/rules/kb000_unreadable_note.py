@@ -39,9 +39,10 @@ kinds' globs, or add it to `exclude`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.findings import Problem
+from kbcheck.findings import Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.model.store import REFS
 from kbcheck.printable import printable_path
@@ -62,13 +63,24 @@ def _readable(_text: str) -> bool:
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableNote(Facts):
+    """The file at `path` has no text kbcheck reads, for `reason` (too big, binary, not UTF-8)."""
+
+    path: str
+    reason: str
+
+    def message(self) -> str:
+        return _("{path} could not be read, so nothing in it was checked ({reason})", path=printable_path(self.path),
+                 reason=self.reason)
+
+    def data(self) -> dict[str, object]:
+        return {"reason": str(self.reason)}  # the path is the finding's own
+
+
 def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     if kb.facts.fact(REFS, file.path, _READABLE_KEY, _readable):
         return
     reason = kb.why_unread(file.path) or _("its bytes are not text kbcheck reads")
-    yield Problem(
-        path=file.path, line=1, column=1,
-        message=_("{path} could not be read, so nothing in it was checked ({reason})", path=printable_path(file.path),
-                  reason=reason),
-        subject=file.path, file_level=True,
-    )
+    yield Problem(path=file.path, line=1, column=1, facts=UnreadableNote(file.path, reason), subject=file.path,
+                  file_level=True)

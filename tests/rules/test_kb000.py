@@ -66,3 +66,26 @@ def test_per_file_ignores_silence_it(git_repo: GitRepo) -> None:
     git_repo.commit_files({".kbcheck.toml": config}, "config")
     _, found, _ = staged_findings(git_repo, {BINARY: b"\x00\x01"})
     assert found == []
+
+
+def test_the_finding_replaces_the_notice_and_an_ignored_one_keeps_it(git_repo: GitRepo) -> None:
+    git_repo.commit_files({".kbcheck.toml": CONFIG}, "config")
+    code, found, err = staged_findings(git_repo, {LEGACY: "# 笔记\n\n中文内容\n".encode("gbk")})
+    assert [path for path, _ in found] == [LEGACY] and err == ""
+    code, out, err = run("check", "--staged", "--format", "json")
+    assert json.loads(out)["findings"][0]["data"] == {"reason": "skipped: not UTF-8 (byte 0xb1 at offset 2)"}
+    code, out, err = run("check", "--staged", "--ignore", "KB000")
+    assert (code, out) == (0, "No findings in 1 file.\n")
+    assert err == f"kbcheck: {LEGACY}: skipped: not UTF-8 (byte 0xb1 at offset 2)\n"
+
+
+def test_checked_in_worker_processes_the_notice_is_still_left_out(git_repo: GitRepo) -> None:
+    """The notice and the finding come back from a worker: the parent read no file itself."""
+    from kbcheck.engine import PARALLEL_MIN_FILES
+
+    notes = {f"organized/guides/n{n:04d}.md": f"# note {n}\n" for n in range(PARALLEL_MIN_FILES + 10)}
+    git_repo.commit_files({".kbcheck.toml": CONFIG, BINARY: b"# diagram\n\x00", **notes}, "many notes")
+    for _ in range(2):  # cold, then from the cache
+        code, out, err = run("check", "--all", "--format", "json")
+        assert (code, err) == (0, "")
+        assert [f["path"] for f in json.loads(out)["findings"]] == [BINARY]
