@@ -384,10 +384,10 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
     A change rule's severity and ignores come from the policy, and the
     baseline never accepts its findings.
     """
-    policy = options.policy or config
     from kbcheck.model.store import unread_notice
     from kbcheck.rules.kb000_unreadable_note import UnreadableNote
 
+    policy = options.policy or config
     findings: list[Finding] = []
     unread_said: set[str] = set()
     suppressed = 0

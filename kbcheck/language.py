@@ -19,12 +19,16 @@ def words(text: str) -> tuple[int, int]:
     return len(_CJK.findall(text)), len(_LATIN.findall(text)) // _LETTERS_PER_WORD
 
 
-def text_lang(text: str) -> str | None:
-    """`zh` or `en` by the words of `text`; None when it holds neither."""
-    cjk, latin_words = words(text)
+def lang_of(cjk: int, latin_words: int) -> str | None:
+    """`zh` or `en` for a text of these `words`; None when it holds neither."""
     if not cjk and not latin_words:
         return None
     return "zh" if cjk * 2 >= latin_words else "en"
 
 
-__all__ = ["text_lang", "words"]
+def text_lang(text: str) -> str | None:
+    """`zh` or `en` by the words of `text`; None when it holds neither."""
+    return lang_of(*words(text))
+
+
+__all__ = ["lang_of", "text_lang", "words"]

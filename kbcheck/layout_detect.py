@@ -21,7 +21,7 @@ The shapes it knows (docs/adopting.md):
   `templates/` folder) is excluded, a template folder as one glob;
 - a file at the root is written anchored (`/README.md`): a bare name matches
   at any depth;
-- the language is told from a sample of notes by `kbcheck.language.text_lang`,
+- the language is told from a sample of notes by `kbcheck.language`'s rule,
   the rule the digest uses when `lang` is not set.
 
 A repository in kbcheck's default layout (`organized/`, `inbox/`) keeps the defaults.
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kbcheck.language import text_lang, words
+from kbcheck.language import lang_of, words
 from kbcheck.page_templates import TEMPLATE_FOLDERS, is_template_path
 
 INDEX_NAMES = ("readme.md", "index.md", "summary.md", "_index.md")
@@ -232,8 +232,8 @@ def detect(root: Path, tracked: list[str]) -> Detected:
         return detected
     sample = notes[:: max(1, len(notes) // _SAMPLE_FILES)][:_SAMPLE_FILES]
     text = "\n".join(_read(root, p)[:_SAMPLE_CHARS] for p in sample)
-    lang = text_lang(text) or "en"
-    cjk, latin = words(text)
+    cjk, latin = words(text)  # counted once: they are shown as well as judged
+    lang = lang_of(cjk, latin) or "en"
     detected.settings["lang"] = lang
     detected.found.append(f"language: {lang} ({cjk} CJK characters against {latin} English words in "
                           f"{len(sample)} sampled notes)")
