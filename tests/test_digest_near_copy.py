@@ -92,6 +92,21 @@ def test_two_copies_added_together_leave_the_shorter_path_as_the_original(git_re
                                   "notes/golden-age-no1.md": LECTURE.replace("a few percent", "three percent")}, capsys)
     assert items["notes/golden-age-no1.md"]["reason"].startswith("near-copy of notes/golden-age.md")
     assert items["notes/golden-age.md"]["class"] == "increment"
+    # the original says it was copied: a reader of its item sees the pair
+    assert [w for w in items["notes/golden-age.md"]["warnings"] if w.startswith("copied")] == [
+        "copied in this range: notes/golden-age-no1.md, the same text but for a line or two; one of them may be "
+        "enough"]
+    assert not [w for w in items["notes/golden-age-no1.md"]["warnings"] if w.startswith("copied")]
+
+
+def test_an_original_copied_in_the_range_says_so_and_a_note_with_no_copy_does_not(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = {"notes/golden-age.md": LECTURE, "notes/seg.md": filled("Segmenting", "segment")}
+    items = _items(git_repo, before, {"notes/golden-age-history.md": LECTURE.replace("Status: draft\n", ""),
+                                      "notes/golden-age.md": LECTURE + "\nOne more line on the end of scaling.\n",
+                                      "notes/det.md": filled("Detecting", "detect")}, capsys)
+    assert [w[:28] for w in items["notes/golden-age.md"]["warnings"] if w.startswith("copied")] == [
+        "copied in this range: notes/"]
+    assert not [w for w in items["notes/det.md"]["warnings"] if w.startswith("copied")]
 
 
 def test_two_notes_filled_from_one_template_are_not_copies(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]

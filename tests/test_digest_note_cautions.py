@@ -160,3 +160,51 @@ def test_a_note_added_years_after_its_paper_is_back_filled_at_its_adding_commit(
 def test_a_metadata_header_date_is_the_note_own_date(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     headed = "Title: Attention Everywhere\nDate: 2018-01-05 10:00\n\n" + paper("Attention Everywhere", "1706.03762")
     assert _dated_cautions(git_repo, headed, "2024-03-01T10:00:00+00:00", capsys) == []
+
+
+#: six classics noted in 2025, each older than three years then: the folder back-fills by habit
+CLASSICS = {f"classics/c{n}/README.md": paper(f"Classic Number {n}", f"15{n:02d}.0{n}123") for n in range(6)}
+
+
+def _added_to(repo: GitRepo, folder_notes: dict[str, str], folder_added_on: str, new_path: str,
+              capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The back-fill cautions of a note on a 2017 paper added (2026-10-29) to a folder whose other
+    notes landed on `folder_added_on` and state no date: the history's first commit dates them."""
+    repo.write_many({".kbcheck.toml": mapping(["overview/*.md"], ["classics/**/README.md", "papers/**/README.md"]),
+                     "overview/a.md": OVERVIEW, **folder_notes})
+    base = repo.commit_all("the folder", author="tom", date=folder_added_on)
+    repo.write_many({new_path: paper("Attention Everywhere", "1706.03762")})
+    repo.commit_all("new", author="tom")
+    assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    return [w[:11] for i in items if i["path"] == new_path for w in i["warnings"] if w.startswith("back-filled")]
+
+
+def test_an_old_paper_in_a_folder_that_mostly_holds_old_papers_is_no_back_fill(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the six classics are from 2015, noted 2025-05: more than half the folder is back-filled
+    assert _added_to(git_repo, CLASSICS, "2025-05-01T10:00:00+00:00", "classics/new/README.md", capsys) == []
+
+
+def test_an_old_paper_among_notes_on_news_is_back_filled(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the same six notes landed in 2016, a year after their papers: the folder notes news
+    assert _added_to(git_repo, CLASSICS, "2016-05-01T10:00:00+00:00", "classics/new/README.md", capsys) == [
+        "back-filled"]
+
+
+def test_a_habit_is_the_folder_own(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the classics folder back-fills by habit; a note in another folder is judged on its own
+    assert _added_to(git_repo, CLASSICS, "2025-05-01T10:00:00+00:00", "papers/new/README.md", capsys) == [
+        "back-filled"]
+
+
+def test_four_old_notes_tell_no_habit(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    few = dict(list(CLASSICS.items())[:4])
+    assert _added_to(git_repo, few, "2025-05-01T10:00:00+00:00", "classics/new/README.md", capsys) == ["back-filled"]
+
+
+@pytest.mark.parametrize(("path", "folder"), [("classics/Attention/README.md", "classics"), ("notes/a.md", "notes"),
+                                              ("wiki/sources/index.md", "wiki"), ("a.md", ""), ("README.md", "")])
+def test_a_folder_own_page_is_filed_in_the_folder_parent(path: str, folder: str) -> None:
+    from kbcheck.digest.moves import note_folder
+
+    assert note_folder(path) == folder

@@ -151,17 +151,23 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
     added_days = AddedDays(repo, base, head)
-    note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days)
+    note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days, AddedDays(repo, None, head))
     copies = NearCopies(head_kb, lambda path: base_kb.snapshot.blob_id(path) is not None, added_days)
     contradictions = Contradictions(head_kb)
     pages = NewPages(head_kb)
+    # a note copied in the range is a review item, and its original says it was copied
+    copied: dict[str, list[str]] = {}
+    for item in items:
+        if item.change == ADDED and item.kind in (GUIDE, BRIEF):
+            item.copy_of = copies.original_of(item.path)
+            if item.copy_of is not None:
+                copied.setdefault(item.copy_of, []).append(item.path)
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
         if backfilled is not None:
             item.backfilled, item.reason = True, backfilled
         if item.change == ADDED and item.kind in (GUIDE, BRIEF):
-            item.copy_of = copies.original_of(item.path)
             day = restored_day(head_kb, item.path, lambda path: added_days.of(path) or as_date(head_date),
                                config.restored_age_years)
             item.restored = day.isoformat() if day is not None else None
@@ -171,6 +177,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang))
             item.cautions.extend(contradictions.of(item, lang))
+            if item.path in copied:
+                item.cautions.append(say(lang, "caution.copied", copies=capped(lang, copied[item.path], 2)))
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""

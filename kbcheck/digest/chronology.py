@@ -119,9 +119,10 @@ def note_date(kb: KnowledgeBase, path: str, fallback: dt.date | None) -> dt.date
 class AddedDays:
     """The day the range's first commit that added each file was made: a note's date, when it
     states none, as a maintainer reads it in the log (not the day of a later commit that only
-    rewrote the living documents). Read with one `git log` when first asked."""
+    rewrote the living documents). With no `base`, the range is the whole history up to `head`.
+    Read with one `git log` when first asked."""
 
-    def __init__(self, repo: Repository, base: str, head: str) -> None:
+    def __init__(self, repo: Repository, base: str | None, head: str) -> None:
         self.repo, self.base, self.head = repo, base, head
         self._days: dict[str, dt.date] | None = None
 
@@ -129,7 +130,8 @@ class AddedDays:
         if self._days is None:
             self._days = {}
             status, out = git.run(self.repo, "log", "--diff-filter=A", "--no-renames", "--format=%x01%cI",
-                                  "--name-only", "-z", f"{self.base}..{self.head}", check=False)
+                                  "--name-only", "-z", f"{self.base}..{self.head}" if self.base else self.head,
+                                  check=False)
             for commit in out.decode("utf-8", "surrogateescape").split("\x01")[1:] if status == 0 else ():
                 stamp, _, names = commit.partition("\0")
                 day = as_date(stamp)

@@ -37,6 +37,15 @@ def note_name(path: str) -> str:
     return name
 
 
+def note_folder(path: str) -> str:
+    """The folder a note is filed in: its file's, or for a folder's own page the folder's parent
+    (`classics/Attention/README.md` is filed in `classics`); "" at the top."""
+    folder = posixpath.dirname(path)
+    if posixpath.splitext(posixpath.basename(path))[0].lower() in _INDEX_STEMS:
+        folder = posixpath.dirname(folder)
+    return folder
+
+
 def paired_moves(changes: list[Change], base_paths: Callable[[], Iterable[str]],
                  head_paths: Callable[[], Iterable[str]]) -> list[Change]:
     """`changes` with each deletion and addition that are one note moved (a name only they hold, in

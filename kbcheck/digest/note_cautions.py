@@ -8,7 +8,11 @@
   which may be another paper's) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
   else the day the range's first commit that added it was made, else the head commit's): not
-  news, and newer work may have overtaken it.
+  news, and newer work may have overtaken it. Not said where back-filling is the habit: when more
+  than half of the other dated notes filed in the note's folder (`moves.note_folder`; at least
+  five of them, dated as above, a note older than the range by the history's first commit that
+  added it) are back-filled too (a folder of classics). A caution marks what is unusual, and what
+  most of a folder's notes do is not.
 - **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
   `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
   the back-fill caution does not already say it): its text is not its author's reading.
@@ -16,7 +20,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.chronology import note_date
@@ -39,7 +42,12 @@ UNREAD_VALUES = frozenset({"unread", "tbd", "to-read", "to read", "toread", "tod
                            "待读"})
 OUTDATED_FIELDS = ("possibly_outdated", "outdated")
 _TWINS_SHOWN = 2
+#: back-filling is a folder's habit when more than this share of its other dated notes is back-filled ...
+HABIT_SHARE = 0.5
+#: ... and at least this many of them are dated (fewer tell no habit)
+HABIT_NOTES = 5
 _TITLE_CHARS = lazy(r"[\W_]+")
+_ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
 def _shown(paths: list[str]) -> str:
@@ -54,13 +62,15 @@ class NoteCautions:
     """What reading the knowledge base's notes tells about a changed one (module docstring)."""
 
     def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None,
-                 added: AddedDays | None = None) -> None:
+                 added: AddedDays | None = None, history: AddedDays | None = None) -> None:
         self.kb = kb
         self.config = config
         self.head_day = head_day
-        #: the day each file was first added in the range (`chronology.AddedDays`)
-        self.added = added
+        #: the day each file was first added in the range, and in the whole history (`chronology.AddedDays`)
+        self.added, self.history = added, history
         self._by_id: dict[str, list[str]] | None = None
+        self._sole: dict[str, str] = {}
+        self._habits: dict[str, bool] = {}
 
     def _sole_id(self, path: str) -> str | None:
         """The paper a note about one work stands for (`kbcheck.evidence.head.one_work`), else None."""
@@ -77,16 +87,27 @@ class NoteCautions:
         ids = {c.id for c in head.citations if c.kind in ("arxiv", "doi")}
         return next(iter(ids)) if len(ids) == 1 else None
 
-    @property
-    def by_id(self) -> dict[str, list[str]]:
-        """paper id -> the notes whose one paper id it is."""
+    def _read_ids(self) -> None:
         if self._by_id is None:
             self._by_id = {}
             for path in self.kb.paths_of_kind(GUIDE, BRIEF):
                 sole = self._sole_id(path)
                 if sole is not None:
                     self._by_id.setdefault(sole, []).append(path)
+                    self._sole[path] = sole
+
+    @property
+    def by_id(self) -> dict[str, list[str]]:
+        """paper id -> the notes whose one paper id it is."""
+        self._read_ids()
+        assert self._by_id is not None
         return self._by_id
+
+    @property
+    def soles(self) -> dict[str, str]:
+        """note path -> the one paper id it stands for, for the notes that stand for one."""
+        self._read_ids()
+        return self._sole
 
     def of(self, item: Item, lang: str) -> list[str]:
         """The cautions of a changed note (none for cards, living documents and deleted files)."""
@@ -115,7 +136,7 @@ class NoteCautions:
                 copies.append(path)
             else:
                 others.append(f"{path}（{title}）" if lang == "zh" else f"{path} ({title})")
-        display = f"arXiv:{sole}" if re.match(r"^\d{4}\.\d{4,5}$", sole) else sole
+        display = f"arXiv:{sole}" if _ARXIV.match(sole) else sole
         if others:
             return [say(lang, "caution.id_twins", id=display, others=_shown(others))], []
         # a second note under the same title: the same paper noted twice (a copy, a note filed twice)
@@ -125,17 +146,39 @@ class NoteCautions:
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
         from kbcheck.digest.placement import paper_month
 
-        if item.change != "added" or sole is None or not re.match(r"^\d{4}\.\d{4,5}$", sole):
+        if item.change != "added" or sole is None or not _ARXIV.match(sole):
             return None
-        published = paper_month(sole)
         added = self.added.of(item.path) if self.added is not None else None
-        noted = note_date(self.kb, item.path, added or self.head_day)
-        if published is None or noted is None:
+        published, noted = paper_month(sole), note_date(self.kb, item.path, added or self.head_day)
+        if published is None or noted is None or not self._older(published, noted):
             return None
-        if (noted - published).days / 365.25 <= self.config.backfill_age_years:
+        if self._habitual(item.path):
             return None
         return say(lang, "caution.backfilled_note", published=published.strftime("%Y-%m"), noted=noted.isoformat(),
                    years=self.config.backfill_age_years, s=plural(self.config.backfill_age_years))
+
+    def _older(self, published: dt.date, noted: dt.date) -> bool:
+        return (noted - published).days / 365.25 > self.config.backfill_age_years
+
+    def _habitual(self, path: str) -> bool:
+        """Whether back-filling is the habit of the folder `path` is filed in (module docstring)."""
+        from kbcheck.digest.moves import note_folder
+        from kbcheck.digest.placement import paper_month
+
+        folder = note_folder(path)
+        if folder not in self._habits:
+            old = dated = 0
+            for other, sole in self.soles.items():
+                if other == path or note_folder(other) != folder or not _ARXIV.match(sole):
+                    continue
+                published = paper_month(sole)
+                known = self.history.of(other) if self.history is not None else None
+                noted = note_date(self.kb, other, known or self.head_day)
+                if published is not None and noted is not None:
+                    dated += 1
+                    old += self._older(published, noted)
+            self._habits[folder] = dated >= HABIT_NOTES and old > HABIT_SHARE * dated
+        return self._habits[folder]
 
     def _unread(self, item: Item, lang: str, backfilled: bool) -> list[str]:
         from kbcheck.digest.items import front_fields

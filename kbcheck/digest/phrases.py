@@ -101,6 +101,8 @@ _PHRASES: dict[str, str] = {
                          "wrong paper (a copied link?)"),
     "caution.same_paper": ("a second note on one paper: {others} is also a note on {id}, under the same title; "
                            "one of them may be enough"),
+    "caution.copied": ("copied in this range: {copies}, the same text but for a line or two; one of them may be "
+                       "enough"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} year{s} "
                                 "later); not news, and newer work may have overtaken it"),
     "caution.contradiction": ("numbers differ: the note says {here}, {path}:{line} says {there} about the same "
