@@ -144,18 +144,23 @@ class NoteCautions:
         return [], second
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
-        from kbcheck.digest.placement import paper_month
-
         if item.change != "added" or sole is None or not _ARXIV.match(sole):
             return None
-        added = self.added.of(item.path) if self.added is not None else None
-        published, noted = paper_month(sole), note_date(self.kb, item.path, added or self.head_day)
-        if published is None or noted is None or not self._older(published, noted):
+        dates = self._dates(item.path, sole, self.added)
+        if dates is None or not self._older(*dates) or self._habitual(item.path):
             return None
-        if self._habitual(item.path):
-            return None
+        published, noted = dates
         return say(lang, "caution.backfilled_note", published=published.strftime("%Y-%m"), noted=noted.isoformat(),
                    years=self.config.backfill_age_years, s=plural(self.config.backfill_age_years))
+
+    def _dates(self, path: str, sole: str, added: AddedDays | None) -> tuple[dt.date, dt.date] | None:
+        """The month of the note's paper (arXiv id `sole`) and the note's date: its fields, else the
+        day `added` says it was added, else the head commit's; None when either is unknown."""
+        from kbcheck.digest.placement import paper_month
+
+        published = paper_month(sole)
+        noted = note_date(self.kb, path, (added.of(path) if added is not None else None) or self.head_day)
+        return (published, noted) if published is not None and noted is not None else None
 
     def _older(self, published: dt.date, noted: dt.date) -> bool:
         return (noted - published).days / 365.25 > self.config.backfill_age_years
@@ -163,7 +168,6 @@ class NoteCautions:
     def _habitual(self, path: str) -> bool:
         """Whether back-filling is the habit of the folder `path` is filed in (module docstring)."""
         from kbcheck.digest.moves import note_folder
-        from kbcheck.digest.placement import paper_month
 
         folder = note_folder(path)
         if folder not in self._habits:
@@ -171,12 +175,10 @@ class NoteCautions:
             for other, sole in self.soles.items():
                 if other == path or note_folder(other) != folder or not _ARXIV.match(sole):
                     continue
-                published = paper_month(sole)
-                known = self.history.of(other) if self.history is not None else None
-                noted = note_date(self.kb, other, known or self.head_day)
-                if published is not None and noted is not None:
+                dates = self._dates(other, sole, self.history)
+                if dates is not None:
                     dated += 1
-                    old += self._older(published, noted)
+                    old += self._older(*dates)
             self._habits[folder] = dated >= HABIT_NOTES and old > HABIT_SHARE * dated
         return self._habits[folder]
 
