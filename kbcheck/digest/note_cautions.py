@@ -70,7 +70,7 @@ class NoteCautions:
         self.added, self.history = added, history
         self._by_id: dict[str, list[str]] | None = None
         self._sole: dict[str, str] = {}
-        self._habits: dict[str, bool] = {}
+        self._habits: dict[str, dict[str, bool]] = {}
 
     def _sole_id(self, path: str) -> str | None:
         """The paper a note about one work stands for (`kbcheck.evidence.head.one_work`), else None."""
@@ -169,17 +169,22 @@ class NoteCautions:
         """Whether back-filling is the habit of the folder `path` is filed in (module docstring)."""
         from kbcheck.digest.moves import note_folder
 
-        folder = note_folder(path)
+        others = [old for other, old in self._folder_ages(note_folder(path)).items() if other != path]
+        return len(others) >= HABIT_NOTES and sum(others) > HABIT_SHARE * len(others)
+
+    def _folder_ages(self, folder: str) -> dict[str, bool]:
+        """Each dated note on one arXiv paper filed in `folder` -> whether it is back-filled (read once
+        per folder; the note asking is left out by `_habitual`, so the answer is the same whichever asks)."""
+        from kbcheck.digest.moves import note_folder
+
         if folder not in self._habits:
-            old = dated = 0
+            ages: dict[str, bool] = {}
             for other, sole in self.soles.items():
-                if other == path or note_folder(other) != folder or not _ARXIV.match(sole):
-                    continue
-                dates = self._dates(other, sole, self.history)
-                if dates is not None:
-                    dated += 1
-                    old += self._older(*dates)
-            self._habits[folder] = dated >= HABIT_NOTES and old > HABIT_SHARE * dated
+                if note_folder(other) == folder and _ARXIV.match(sole):
+                    dates = self._dates(other, sole, self.history)
+                    if dates is not None:
+                        ages[other] = self._older(*dates)
+            self._habits[folder] = ages
         return self._habits[folder]
 
     def _unread(self, item: Item, lang: str, backfilled: bool) -> list[str]:
