@@ -22,8 +22,8 @@ def paper(title: str, arxiv: str, body: str = "The method and its results, in a 
 
 
 def _cautions(repo: GitRepo, before: dict[str, str], new: dict[str, str],
-              capsys: pytest.CaptureFixture[str]) -> dict[str, list[str]]:
-    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
+              capsys: pytest.CaptureFixture[str], config: str = CONFIG) -> dict[str, list[str]]:
+    repo.write_many({".kbcheck.toml": config, "overview/a.md": OVERVIEW, **before})
     base = repo.commit_all("base", author="tom")
     repo.write_many(new)
     repo.commit_all("new", author="tom")  # dated 2026-10-29
@@ -72,6 +72,15 @@ def test_a_paper_years_older_than_its_note_is_back_filled(git_repo: GitRepo, cap
         "back-filled: the paper is from 2017-06, noted 2026-10-29 (more than 3 years later); "
         "not news, and newer work may have overtaken it"]
     assert not [w for w in warnings["papers/new/README.md"] if w.startswith("back-filled")]
+
+
+def test_without_living_documents_an_old_paper_is_no_back_fill(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """No item of a knowledge base without living documents is news, so none is "not news"; the
+    same note beside a living document is back-filled (the test above)."""
+    without = CONFIG.replace('knowledge = ["overview/*.md"]', "knowledge = []")
+    warnings = _cautions(git_repo, {}, {"papers/old/README.md": paper("Attention Everywhere", "1706.03762")}, capsys,
+                         without)
+    assert warnings["papers/old/README.md"] == []
 
 
 def test_the_note_own_date_decides_the_back_fill(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]

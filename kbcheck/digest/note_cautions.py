@@ -12,7 +12,8 @@
   than half of the other dated notes filed in the note's folder (`moves.note_folder`; at least
   five of them, dated as above, a note older than the range by the history's first commit that
   added it) are back-filled too (a folder of classics). A caution marks what is unusual, and what
-  most of a folder's notes do is not.
+  most of a folder's notes do is not. Nor said in a knowledge base without living documents: no
+  item there is news to write up (each note is a note to read), so "not news" tells nothing.
 - **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
   `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
   the back-fill caution does not already say it): its text is not its author's reading.
@@ -62,8 +63,10 @@ class NoteCautions:
     """What reading the knowledge base's notes tells about a changed one (module docstring)."""
 
     def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None,
-                 added: AddedDays | None = None, history: AddedDays | None = None) -> None:
+                 added: AddedDays | None = None, history: AddedDays | None = None, *, living: bool = True) -> None:
         self.kb = kb
+        #: the knowledge base has living documents at head: only then is an item news (module docstring)
+        self.living = living
         self.config = config
         self.head_day = head_day
         #: the day each file was first added in the range, and in the whole history (`chronology.AddedDays`)
@@ -144,7 +147,7 @@ class NoteCautions:
         return [], second
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
-        if item.change != "added" or sole is None or not _ARXIV.match(sole):
+        if not self.living or item.change != "added" or sole is None or not _ARXIV.match(sole):
             return None
         dates = self._dates(item.path, sole, self.added)
         if dates is None or not self._older(*dates) or self._habitual(item.path):
