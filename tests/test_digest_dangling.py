@@ -1,0 +1,71 @@
+"""A deleted note that files at head still link (`kbcheck.digest.dangling`, docs/output.md): the
+deleted item names them; a deletion nothing links, a link fixed in the range and a rename do not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kbcheck.cli import main
+from tests.gitrepo import GitRepo
+from tests.kbtools import mapping
+
+CONFIG = mapping(["overview/*.md"], ["notes/**/*.md"])
+OVERVIEW = "# Overview\n\n## Compilers\n\nHow compilers schedule instructions.\n"
+ILP = "# Instruction-level parallelism\n\nA reading note: pipelining and wide issue.\n"
+BOOK = "# The dragon book\n\nChapter ten, read with [the ILP note](ilp/ilp.md).\n"
+WIKI_BOOK = "# The dragon book\n\nChapter ten, read with [[ilp]].\n"
+
+
+def _deleted(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
+             lang: str = "en") -> dict[str, list[str]]:
+    """The warnings of each deleted item after `change(repo)` runs in the range."""
+    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
+    base = repo.commit_all("base", author="tom")
+    change(repo)
+    repo.commit_all("cleanup", author="tom")
+    assert main(["digest", "--since", base, "--format", "json", "--lang", lang]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    return {i["path"]: i["warnings"] for i in items if i["change"] == "deleted"}
+
+
+def test_a_deleted_note_still_linked_by_path_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    warnings = _deleted(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK, "notes/other.md": "# Other\n\nText.\n"},
+                        lambda r: r.remove("notes/ilp/ilp.md"), capsys)
+    assert warnings == {"notes/ilp/ilp.md": ["still linked from notes/book.md: those links now lead nowhere"]}
+
+
+def test_a_deleted_note_still_linked_by_its_name_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    warnings = _deleted(git_repo, {"notes/ilp.md": ILP, "notes/book.md": WIKI_BOOK},
+                        lambda r: r.remove("notes/ilp.md"), capsys, lang="zh")
+    assert warnings == {"notes/ilp.md": ["仍被 notes/book.md 链接：这些链接已无处可去"]}
+
+
+def test_a_deletion_nothing_links_or_whose_links_went_with_it_has_no_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    def delete_and_unlink(repo: GitRepo) -> None:
+        repo.remove("notes/ilp/ilp.md")
+        repo.remove("notes/lonely.md")
+        repo.write("notes/book.md", "# The dragon book\n\nChapter ten.\n")
+
+    warnings = _deleted(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK, "notes/lonely.md": "# Lonely\n\nText.\n"},
+                        delete_and_unlink, capsys)
+    assert warnings == {"notes/ilp/ilp.md": [], "notes/lonely.md": []}
+
+
+def test_a_rename_is_no_dangling_deletion(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    def rename(repo: GitRepo) -> None:
+        repo.git("mv", "notes/ilp/ilp.md", "notes/ilp/parallelism.md")
+
+    assert _deleted(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK}, rename, capsys) == {}
+
+
+def test_the_review_line_of_a_deleted_note_shows_its_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, "notes/ilp/ilp.md": ILP, "notes/book.md": BOOK})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.remove("notes/ilp/ilp.md")
+    git_repo.commit_all("cleanup", author="tom")
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if "`notes/ilp/ilp.md`" in x and x.startswith("- ")]
+    assert line.endswith("deleted ⚠ still linked from notes/book.md: those links now lead nowhere")
