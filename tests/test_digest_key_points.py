@@ -276,3 +276,55 @@ def test_a_line_of_links_alone_is_no_key_point(git_repo, capsys, text: str, key_
 def test_a_label_with_words_after_it_is_kept(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     text = "# Results\n\nResults: 91.2% on [the benchmark](https://example.org/b), two points up.\n"
     assert _note(git_repo, text, capsys)["key_points"] == "Results: 91.2% on the benchmark, two points up."
+
+
+# -- a warning banner, and an abstract's background -----------------------------------------------
+
+BACKGROUND = ("Recommender systems apply discovery techniques to the problem of making personal suggestions "
+              "for products and services during a live visit to a shop. ") * 3
+
+
+@pytest.mark.parametrize("banner", [
+    "⚠ Possibly outdated: published 2022; re-verify against recent literature.",
+    "⚠️ Possibly outdated — newer work (e.g., Trees, Lattices) may supersede its numbers.",
+])
+def test_a_warning_banner_sentence_is_dropped_and_the_summary_after_it_kept(git_repo, capsys, banner: str) -> None:  # type: ignore[no-untyped-def]
+    note = (f"# Drafts\n\n## Summary\n\n{banner} "
+            "Drafts proposes a pipeline without prompts.\n\n## Problem\n\nPrompts vary a lot.\n")
+    assert _note(git_repo, note, capsys)["key_points"] == "Drafts proposes a pipeline without prompts."
+
+
+def test_a_banner_alone_is_no_key_point(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = "# Drafts\n\n⚠ Possibly outdated: published 2022.\n\nA small model drafts, a large one checks.\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "A small model drafts, a large one checks."
+
+
+def test_an_abstract_starts_at_what_the_work_does_when_its_background_fills_the_room(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = (f"# Item-based filtering\n\n## Abstract\n\n{BACKGROUND}In this paper we analyze item-based "
+            "algorithms for such suggestions. They beat user-based ones.\n")
+    assert _note(git_repo, note, capsys)["key_points"] == (
+        "In this paper we analyze item-based algorithms for such suggestions. They beat user-based ones.")
+
+
+def test_a_chinese_abstract_starts_at_what_the_work_does(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    background = "检索增强生成在问答里很常用，但每一步都检索会带来大量噪声和额外的延迟。" * 12
+    note = f"# 自适应检索\n\n## 摘要\n\n{background}本文提出一种自适应检索方法，每一步决定是否检索。\n"
+    assert _note(git_repo, note, capsys)["key_points"] == "本文提出一种自适应检索方法，每一步决定是否检索。"
+
+
+@pytest.mark.parametrize("abstract", [
+    # the sentence on the work fits after a short background: the background stays
+    "Suggestions matter to shops. In this paper we analyze item-based algorithms.",
+    # no sentence says what the work does: the text as written
+    BACKGROUND.strip(),
+])
+def test_an_abstract_whose_work_fits_or_is_unsaid_is_read_from_its_start(git_repo, capsys, abstract: str) -> None:  # type: ignore[no-untyped-def]
+    note = f"# Item-based filtering\n\n## Abstract\n\n{abstract}\n"
+    assert _note(git_repo, note, capsys)["key_points"].startswith(abstract[:40])
+
+
+def test_the_work_sentence_of_a_bilingual_note_starts_without_the_bracket_before_it() -> None:
+    from kbcheck.digest.gist import from_contribution
+
+    text = "短文本匹配常面临词语不匹配（见第一节。） In this paper, we propose a lattice model."
+    assert from_contribution(text, 10) == "In this paper, we propose a lattice model."

@@ -5,7 +5,9 @@ Key points come from substance: a note's summary field (`tldr`, `summary`,
 `kbcheck.digest.metadata_header`), else its prose as written (inline code and link
 text kept; a line of links alone, bare or under a label, `douban: https://…`, left
 out), and for a modification what the diff added (the new log entries, the new
-table row), not the top of the file.
+table row), not the top of the file. An abstract opens with its field's background: when
+that fills the room, the key points start at the sentence saying what the work does
+(`from_contribution`). A warning banner's sentence (`⚠ Possibly outdated: …`) is left out.
 
 A changelog, a to-do list and a template are bookkeeping, told by their name or
 their shape (`docs/output.md`, "Bookkeeping notes"): a changelog's entries open
@@ -73,6 +75,18 @@ _INSTRUCTION = lazy(r"[(（][^()（）]{1,200}[)）]")
 _EMPTY_LABEL = lazy(r"[^:：]{1,30}[:：]")
 #: a leading number of a heading: `1.`, `2.3`, `一、`, `(2)`
 _NUMBERING = lazy(r"^\s*(?:[(（]?\d+(?:\.\d+)*[.)、）]?|[一二三四五六七八九十]+[、.])\s*")
+#: a warning banner's first sentence (`⚠ Possibly outdated: published 2022; re-verify.`), which a generator writes
+_BANNER = lazy(r"^⚠.*?(?:[.!?](?=\s|$)|[。！？]|$)\s*")
+#: a sentence that says what the work does, after an abstract's background: "In this paper, we propose…",
+#: "This article summarizes…", "We present…", "本文提出…", "我们提出…"
+_CONTRIBUTION = lazy(
+    r"(?i)\b(?:in this (?:paper|article|work|study|survey)\b|this (?:paper|article|work|study|survey|thesis|report)"
+    r" (?:first )?(?:propos|present|introduc|describ|summari[sz]|review|categori[sz]|stud|analy[sz]|investigat"
+    r"|explor|develop|focus|discuss|provid|offer)|we (?:first )?(?:propose|present|introduce|develop|describe|design"
+    r"|analy[sz]e|investigate|study|explore|report|offer|provide|formulate|release)\b|here,? we\b)"
+    r"|本文|本研究|我们提出|作者提出|论文提出")
+#: where a sentence ends: after `.`, `!`, `?` and a space, or after `。！？`
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+|(?<=[。！？])")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
 #: the heading of a paper's abstract alone, as `_heading_name` reads it: the paper's words, not the reader's
 #: (`摘要` is no such heading: it names a summary too, often the reader's own)
@@ -144,6 +158,8 @@ def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str
             continue
         own = [shown_line(line) for line in kept]
         shown = " ".join(part for part in own if part) or " ".join(block.text.split())
+        if shown.startswith("⚠"):  # a warning banner's sentence is the generator's, what follows it the note's
+            shown = _BANNER.sub("", shown, count=1)
         if shown:
             out.append((block, shown))
     return out
@@ -187,8 +203,21 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
     lead = lead or [shown for _block, shown in blocks]
     method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
     if method is None or method in lead[:3]:
-        return one_line(" ".join(lead[:3]), limit)
-    return one_line(one_line(" ".join(lead[:3]), limit // 2) + " " + method, limit)
+        return one_line(from_contribution(" ".join(lead[:3]), limit), limit)
+    room = limit // 2
+    return one_line(one_line(from_contribution(" ".join(lead[:3]), room), room) + " " + method, limit)
+
+
+def from_contribution(text: str, room: int) -> str:
+    """`text` from its first sentence saying what the work does ("In this paper, we propose…",
+    "本文提出…") when that sentence would not fit whole in `room` characters after the background
+    before it: an abstract opens with the field's problem, and the key points are the work's."""
+    flat = " ".join(text.split())
+    starts = [0, *(found.end() for found in _SENTENCE_END.finditer(flat))]
+    for start, end in zip(starts, [*starts[1:], len(flat)]):
+        if _CONTRIBUTION.search(flat[start:end]):
+            return flat[start:].lstrip(" )）]】」』") if 0 < start and end > room else text
+    return text
 
 
 def _section_role(document: Document, index: int) -> str | None:
@@ -229,13 +258,13 @@ def one_line(text: str, limit: int) -> str:
 
 def _label_only(source: list[str], following: str) -> bool:
     """A block that says nothing of substance: a table's header row (the rule follows it), a line
-    that is one link and nothing else (`[paper link](…)`), a warning banner (`⚠ …`)."""
+    that is one link and nothing else (`[paper link](…)`), an admonition (`> [!NOTE]`)."""
     first = source[0].strip() if source else ""
     if first.startswith("|") and _TABLE_RULE.match(following):
         return True
     if len(source) == 1 and _LONE_LINK.fullmatch(first):
         return True
-    return first.startswith(("⚠", "> [!"))
+    return first.startswith("> [!")
 
 
 def _links_alone(line: str) -> bool:
