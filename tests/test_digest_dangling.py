@@ -37,6 +37,13 @@ def test_a_deleted_note_still_linked_by_path_names_the_linking_file(git_repo: Gi
     assert warnings == {"notes/ilp/ilp.md": ["still linked from notes/book.md: those links now lead nowhere"]}
 
 
+def test_a_deleted_note_linked_without_its_md_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    book = BOOK.replace("(ilp/ilp.md)", "(ilp/ilp)")
+    warnings = _deleted(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": book},
+                        lambda r: r.remove("notes/ilp/ilp.md"), capsys)
+    assert warnings == {"notes/ilp/ilp.md": ["still linked from notes/book.md: those links now lead nowhere"]}
+
+
 def test_a_deleted_note_still_linked_by_its_name_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     warnings = _deleted(git_repo, {"notes/ilp.md": ILP, "notes/book.md": WIKI_BOOK},
                         lambda r: r.remove("notes/ilp.md"), capsys, lang="zh")
