@@ -9,6 +9,14 @@ the whole configuration, the rules run, the language...), under the file's
 blob id; kbcheck's own code versions the whole cache (`kbcheck.version`).
 The index and the work tree name no commit: a hook never uses it.
 
+In the work tree a file's findings are kept with what its check read
+instead (`FileReads`): the files whose facts it asked for, each with its
+blob id (`kbcheck.model.reads`), under the work tree's listing without
+contents (`Snapshot.listing_shape`: which files there are, what git
+ignores) and the site the links are read for. Asked again, they are served
+while every one of those files is unchanged: after an edit, only the files
+that read the edited one are checked again.
+
 A full check of the work tree (`check --all`) is kept whole instead
 (`WholeWorkTree`), under the work tree's state worked out from what the
 check reads anyway (`Snapshot.listing_state`: every file's blob id, and what
@@ -22,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from kbcheck.cache import decode, encode
@@ -68,16 +77,54 @@ class AtCommit:
             return None
         return cls(kb, namespace, "\0".join((what, state, *inputs)))
 
-    def _key(self, parts: tuple[str, ...]) -> str:
-        return "\0".join((self._prefix, *parts))
+    def _key(self, path: str, parts: tuple[str, ...]) -> str:
+        # the path too: two files of the same content are two files, each with its own findings
+        return "\0".join((self._prefix, path, *parts))
 
     def get(self, path: str, *key: str) -> object | None:
         """What `put` kept for the file under `key` (plain data), or None."""
-        return self.kb.facts.recorded(self.namespace, path, self._key(key))
+        return self.kb.facts.recorded(self.namespace, path, self._key(path, key))
 
     def put(self, path: str, value: object, *key: str) -> None:
         """Keep `value` (plain data) for the file under `key`."""
-        self.kb.facts.record(self.namespace, path, self._key(key), value)
+        self.kb.facts.record(self.namespace, path, self._key(path, key), value)
+
+
+class FileReads:
+    """The kept values of one kind for the files of a work tree, each with the files it read."""
+
+    def __init__(self, kb: KnowledgeBase, namespace: str, prefix: str, shape: str) -> None:
+        self._at = AtCommit(kb, namespace, prefix)
+        self._shape = shape
+
+    @classmethod
+    def for_run(cls, kb: KnowledgeBase, namespace: str, what: str, *inputs: str) -> FileReads | None:
+        """The kept values, or None when nothing is cached or the snapshot has no listing to keep them under."""
+        if not kb.facts.cached:
+            return None
+        listing = kb.snapshot.listing_shape()
+        if listing is None:
+            return None
+        shape = hashlib.sha1(f"{listing}\0{kb.site!r}".encode("utf-8", "surrogateescape")).hexdigest()
+        return cls(kb, namespace, "\0".join(("read", what, *inputs)), shape)
+
+    def get(self, path: str, *key: str) -> object | None:
+        """What `put` kept for the file, while each file it read is as it was; else None."""
+        value = self._at.get(path, *key)
+        if not (isinstance(value, tuple) and len(value) == 3 and value[0] == self._shape):
+            return None
+        blob_id = self._at.kb.snapshot.blob_id
+        for read in value[1]:
+            if not (isinstance(read, tuple) and len(read) == 2 and (blob_id(read[0]) or "") == read[1]):
+                return None
+        kept_value: object = value[2]
+        return kept_value
+
+    def put(self, path: str, value: object, read: Iterable[str], *key: str) -> None:
+        """Keep `value` (plain data) for the file, with the files `read` to work it out."""
+        blob_id = self._at.kb.snapshot.blob_id
+        reads = tuple((p, blob_id(p) or "") for p in sorted(read))
+        self._at.put(path, (self._shape, reads, value), *key)
 
 
 class WholeWorkTree:
@@ -116,4 +163,4 @@ class WholeWorkTree:
         self.kb.facts.record_whole(self.namespace, self._key, (self._state, packed))
 
 
-__all__ = ["AtCommit", "WholeWorkTree", "config_digest"]
+__all__ = ["AtCommit", "FileReads", "WholeWorkTree", "config_digest"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.accepted import Accepted, as_accepted
 from kbcheck.cache import shard_of
-from kbcheck.checked import AtCommit, WholeWorkTree, config_digest
+from kbcheck.checked import AtCommit, FileReads, WholeWorkTree, config_digest
 from kbcheck.config import effective_severity, is_rule_ignored_for
 from kbcheck.errors import KbcheckError
 from kbcheck.findings import Finding, Problem, Report, fingerprint, line_context, sort_key
@@ -65,6 +65,9 @@ class RunOptions:
     progress: Progress | None = None
     #: report disable comments that suppress nothing (notices, `docs/rules.md`)
     report_unused_disables: bool = False
+    #: a check of every file: in the work tree, each file's check is kept with the files it read
+    #: (`kbcheck.checked.FileReads`), for the next full check after an edit
+    whole: bool = False
 
 
 def rule_kind(kb: KnowledgeBase, path: str) -> str | None:
@@ -198,36 +201,50 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
 
     progress = options.progress if options else None
     unused = _reports_unused(config, options)
-    # at a commit, what a file's check found is kept: asked again, the file is not checked again
-    kept = AtCommit.for_run(kb, CHECKED, "checked", *_checked_inputs(config, rules, unused))
+    # what a file's check found is kept, at a commit or, in the work tree, with the files it read:
+    # asked again, the file is not checked again (`kbcheck.checked`)
+    inputs = _checked_inputs(config, rules, unused)
+    kept = AtCommit.for_run(kb, CHECKED, "checked", *inputs)
+    keeps_reads = kept is None and options is not None and options.whole
+    kept_reads = FileReads.for_run(kb, CHECKED, "checked", *inputs) if keeps_reads else None
+    source = kept or kept_reads
+    reads = kb.facts.reads
     stamped: list[Stamped] = []
     shard: str | None = None
     for path, kind in targets:
         if (here := _shard(kb, path)) != shard:
             kb.facts.let_go_parses()  # the last shard's files are done: their cached parses are let go
             shard = here
-        hit = _decode_checked(kept.get(path, kind)) if kept is not None else None
+        hit = _decode_checked(source.get(path, kind)) if source is not None else None
         if hit is not None:
             stamped.extend(hit[0])
             kb.notices.extend(n for n in hit[1] if n not in kb.notices)
             if progress is not None:
                 progress.advance()
             continue
-        notices_before = len(kb.notices)
         file = KbFile(path, kind)
         found: list[tuple[Rule, str | None, Problem]] = []
-        for rule in rules:
-            check_file = rule.check_file
-            if kind in rule.kinds and check_file is not None:
-                found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
-        file_stamped = stamp(kb, found) if found else []
-        audited, useless = audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused)
-        kb.notices.extend(n for n in audited if n not in kb.notices)  # another tool's comments: said once
-        if useless:
-            file_stamped += stamp(kb, [(by_id[USELESS_DISABLE], kind, problem) for problem in useless], comments=False)
+        frame = reads.open()
+        try:
+            for rule in rules:
+                check_file = rule.check_file
+                if kind in rule.kinds and check_file is not None:
+                    found.extend((rule, kind, p) for p in _run_rule(rule, check_file, (file, kb, config), path))
+            file_stamped = stamp(kb, found) if found else []
+            audited, useless = audit_disables(kb, path, [r.id for r in rules if kind in r.kinds], file_stamped, unused)
+            for notice in audited:  # another tool's comments: said once
+                kb.say(notice)
+            if useless:
+                file_stamped += stamp(kb, [(by_id[USELESS_DISABLE], kind, problem) for problem in useless],
+                                      comments=False)
+        finally:
+            reads.close(frame)
         stamped.extend(file_stamped)
+        said = list(dict.fromkeys(frame.said))
         if kept is not None:
-            kept.put(path, (to_plain(file_stamped, list[Stamped]), kb.notices[notices_before:]), kind)
+            kept.put(path, (to_plain(file_stamped, list[Stamped]), said), kind)
+        elif kept_reads is not None:
+            kept_reads.put(path, (to_plain(file_stamped, list[Stamped]), said), frame.paths | {path}, kind)
         if progress is not None:
             progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time
@@ -334,7 +351,7 @@ def _check_whole(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: 
             options.progress.advance(len(targets))
         return hit[0]
     notices_before = len(kb.notices)
-    stamped = check_in_workers(kb, config, rules, targets, options)
+    stamped = check_in_workers(kb, config, rules, targets, replace(options, whole=True))
     if kept is not None:
         kept.put((to_plain(stamped, list[Stamped]), kb.notices[notices_before:]))
     return stamped

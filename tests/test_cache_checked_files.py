@@ -3,7 +3,8 @@
 A file's findings depend on other files, so they are served only for the very
 commit (and configuration) they were found at, or the very work tree a full
 check read: a file whose blob is unchanged at another commit, or in a work tree
-changed anywhere, is checked again there.
+with a file added, is checked again there. After an edit, a full check serves
+each file's findings kept with what its check read (tests/test_cache_kept_reads.py).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def test_a_full_check_of_the_same_work_tree_is_not_checked_again(git_repo: GitRe
     assert rule_runs == []
 
 
-def test_a_work_tree_that_changed_anywhere_is_checked_again(git_repo: GitRepo, uncarded: None,
+def test_a_work_tree_with_a_file_added_is_checked_again(git_repo: GitRepo, uncarded: None,
                                                             rule_runs: list[str]) -> None:
     assert _kb004(_check_all("--all")) == UNCARDED
     rule_runs.clear()

@@ -160,9 +160,10 @@ class KnowledgeBase:
         #: where every fact of every file comes from
         self.facts = facts if facts is not None else FactStore(snapshot, settings, config.max_file_size, cache)
         self._kinds: dict[str, str] = {}
-        self._resolved: dict[str, Resolved] = {}
+        #: path -> its resolution and the files it read
+        self._resolved: dict[str, tuple[Resolved, frozenset[str]]] = {}
         #: path -> what was derived from it, by the function that derived it
-        self._derived: dict[str, dict[Callable[[KnowledgeBase, str], Any], Any]] = {}
+        self._derived: dict[str, dict[Callable[[KnowledgeBase, str], Any], tuple[Any, frozenset[str]]]] = {}
         self._paper_index: dict[str, str] | None = None
         self._repo_index: dict[str, str] | None = None
         #: sorted paper ids by month (their first four characters); "" holds them all
@@ -182,6 +183,10 @@ class KnowledgeBase:
     def notices(self) -> list[str]:
         """One line per file read that has no text (too big, binary, not UTF-8)."""
         return self.facts.notices
+
+    def say(self, notice: str) -> None:
+        """A notice for the run, said once however many files say it (`FactStore.say`)."""
+        self.facts.say(notice)
 
     # -- files --------------------------------------------------------------
     def kind_of(self, path: str) -> str:
@@ -235,12 +240,24 @@ class KnowledgeBase:
         return bool(self.facts.fact(REFS, path, DIRECTIVE_WORD_KEY, _names_kbcheck))
 
     def derived(self, compute: Callable[[KnowledgeBase, str], T], path: str) -> T:
-        """`compute(self, path)`, once per run: a result several rules read (claim verdicts, mentions)."""
+        """`compute(self, path)`, once per run: a result several rules read (claim verdicts, mentions).
+        Served again, it counts as reading the files it was worked out from (`kbcheck.model.reads`)."""
         of_path = self._derived.setdefault(path, {})
         if compute not in of_path:
-            of_path[compute] = compute(self, path)
-        value: T = of_path[compute]
-        return value
+            of_path[compute] = self._with_reads(lambda: compute(self, path))
+        value, paths = of_path[compute]
+        self.facts.reads.note_all(paths)
+        return value  # type: ignore[no-any-return]
+
+    def _with_reads(self, work: Callable[[], T]) -> tuple[T, frozenset[str]]:
+        """`work()` and the files it read."""
+        reads = self.facts.reads
+        frame = reads.open()
+        try:
+            value = work()
+        finally:
+            reads.close(frame)
+        return value, frozenset(frame.paths)
 
     def forget(self, path: str) -> None:
         """Forget what was derived from one file (a full check is done with it): a file of 100k
@@ -371,12 +388,16 @@ class KnowledgeBase:
     # -- resolution ------------------------------------------------------------
     def resolve(self, path: str) -> Resolved:
         """Turn a document's refs into citations, links and broken paths."""
-        if path in self._resolved:
-            return self._resolved[path]
+        if path not in self._resolved:
+            self._resolved[path] = self._with_reads(lambda: self._resolve(path))
+        resolved, paths = self._resolved[path]
+        self.facts.reads.note_all(paths)
+        return resolved
+
+    def _resolve(self, path: str) -> Resolved:
         block_refs = self.block_refs(path)
         resolved = Resolved([], [])
         if block_refs is None:
-            self._resolved[path] = resolved
             return resolved
         base = posixpath.dirname(path)
         for refs in block_refs:
@@ -391,7 +412,6 @@ class KnowledgeBase:
             for ref in doc.own_refs if doc is not None else ():
                 self._resolve_ref(base, ref.kind, ref.value, ref.line, ref.column, ref.form,
                                   resolved.own_citations, resolved.own_links, resolved.broken_paths)
-        self._resolved[path] = resolved
         return resolved
 
     def resolve_refs(self, path: str, refs: Iterable[tuple[str, str, str]]) -> tuple[list[Citation], list[Link]]:
@@ -522,6 +542,7 @@ class KnowledgeBase:
         """(kind, id) when the note at `path` is about one source: its frontmatter and title heading
         name exactly one id of the kinds reference lists compare. A link to it stands for that id."""
         if path in self._note_ids:
+            self.facts.reads.note(path)
             return self._note_ids[path]
         found: tuple[str, str] | None = None
         kind = self.kind_of(path)

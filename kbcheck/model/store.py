@@ -36,6 +36,7 @@ from kbcheck.model.facts import (
 )
 from kbcheck.model.heads import head_refs
 from kbcheck.model.plain import from_plain, to_plain
+from kbcheck.model.reads import Reads
 from kbcheck.model.recent import Recent
 
 T = TypeVar("T")
@@ -104,8 +105,10 @@ class FactStore:
         self.snapshot = snapshot
         self.settings = settings
         self.max_file_size = max_file_size
-        #: one line per file that has no text (too big, binary, not UTF-8)
+        #: one line per file that has no text (too big, binary, not UTF-8), and what rules say once a run
         self.notices: list[str] = []
+        #: which files' facts the open frames asked for (`kbcheck.model.reads`)
+        self.reads = Reads()
         self._cache_factory = cache
         self._caches: dict[str, BlobCache] = {}
         # with a cache, a parse let go is decoded again when asked: a run that reads every note
@@ -137,8 +140,22 @@ class FactStore:
         return self._caches[namespace]
 
     # -- text ----------------------------------------------------------------
+    def say(self, notice: str) -> None:
+        """Add a notice to the run's, once; the open frame records it however often it is said."""
+        if notice not in self.notices:
+            self.notices.append(notice)
+        self.reads.said(notice)
+
+    def _read(self, path: str) -> None:
+        """The facts of `path` are asked: the open frame depends on the file, and on its notice when it has no text."""
+        self.reads.note(path)
+        reason = self._unread.get(path)
+        if reason is not None:
+            self.say(unread_notice(path, reason))
+
     def text(self, path: str) -> str | None:
         """A file's text, or None with a one-line notice when it is binary, too big or not UTF-8."""
+        self._read(path)
         if path in self._texts:
             return self._texts[path]
         return self._decode(path, self.snapshot.read(path))
@@ -169,6 +186,7 @@ class FactStore:
 
     def _decode(self, path: str, data: bytes | None) -> str | None:
         """The one place that decides a file's text (and the notice when it has none)."""
+        self.reads.note(path)
         text: str | None = None
         reason: str | None = None
         if data is not None:
@@ -188,7 +206,7 @@ class FactStore:
 
     def _skip(self, path: str, reason: str) -> None:
         self._unread[path] = reason
-        self.notices.append(unread_notice(path, reason))
+        self.say(unread_notice(path, reason))
         self._texts[path] = None
 
     def _served(self, path: str, hit: object) -> object | None:
@@ -238,6 +256,7 @@ class FactStore:
 
     def why_unread(self, path: str) -> str | None:
         """Why a file read has no text (too big, binary, not UTF-8); None when that is not the reason."""
+        self._read(path)
         return self._unread.get(path)
 
 
@@ -247,6 +266,7 @@ class FactStore:
     # -- cards -----------------------------------------------------------------
     def card(self, path: str, kind: str) -> Card | None:
         """The card at a path (None when unreadable); its id and problems depend on the path."""
+        self._read(path)
         if path in self._cards:
             return self._cards[path]
         card = self._through_cache(
@@ -264,6 +284,7 @@ class FactStore:
         are read from is not kept with every card: a card loaded from the
         cache without it is read again, once, and the numbers cached.
         """
+        self._read(card.path)
         known = self._numbers.get(card.path)
         if known is not None:
             return known
@@ -295,6 +316,7 @@ class FactStore:
 
         `store=False` parses without writing the result to the cache (it is still read from it).
         """
+        self._read(path)
         held = self._living if kind == LIVING else self._documents
         if path in held:
             return held[path]
@@ -315,6 +337,7 @@ class FactStore:
         """A file's own sources (`Document.source_refs`): from its parse when that is at hand (in
         memory or in the cache), else from its head alone (`kbcheck.model.heads`), without
         parsing the body. None when the file has no text."""
+        self._read(path)
         if path not in self._documents and path not in self._living:
             cache = self._cache(CARD_DOCS if kind in CARD_KINDS else DOCS)
             blob = self.snapshot.blob_id(path)
@@ -330,6 +353,7 @@ class FactStore:
         Cached on their own: resolving citations needs nothing else, so a warm
         full check loads these small entries instead of every card's parse.
         """
+        self._read(path)
         if path in self._refs:
             return self._refs[path]
 
@@ -365,6 +389,7 @@ class FactStore:
     # -- facts other parts of kbcheck build -------------------------------------
     def has_fact(self, namespace: str, path: str, key: str) -> bool:
         """True when `fact` would come from the cache (nothing to read for it)."""
+        self.reads.note(path)
         cache = self._cache(namespace)
         blob = self.snapshot.blob_id(path)
         return cache is not None and blob is not None and cache.has(blob, key)
@@ -373,6 +398,7 @@ class FactStore:
         """A value `build` makes of a file's text (plain data), cached by blob id under `key`,
         which must name everything besides the content that the value depends on. None when
         the file has no text (too big, binary, not UTF-8)."""
+        self._read(path)
         return self._through_cache(path, namespace, key, _as_is, lambda: self._with_text(path, build))
 
     def recorded(self, namespace: str, path: str, key: str) -> object | None:

@@ -70,9 +70,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
             if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
             if not kb.paper_index():
-                # nothing to compare with: say so once per run, not once per id
-                if NO_CARDS not in kb.notices:
-                    kb.notices.append(NO_CARDS)
+                kb.say(NO_CARDS)  # nothing to compare with: said once per run, not once per id
                 return
             seen.add(citation.id)
             nearest = kb.nearest_paper_ids(citation.id)

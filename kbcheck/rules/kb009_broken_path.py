@@ -129,10 +129,8 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
     for broken in candidates:
         why = local.get(broken.target or "")
         if why is not None:
-            notice = _("links into {pattern} are not checked: the repository keeps it out of git on purpose "
-                       "(local by design)", pattern=why)
-            if notice not in kb.notices:
-                kb.notices.append(notice)
+            kb.say(_("links into {pattern} are not checked: the repository keeps it out of git on purpose "
+                     "(local by design)", pattern=why))
             continue
         if lines is None:
             lines = (kb.text(file.path) or "").split("\n")
