@@ -11,11 +11,11 @@ The index and the work tree name no commit: a hook never uses it.
 
 In the work tree a file's findings are kept with what its check read
 instead (`FileReads`): the files whose facts it asked for, each with its
-blob id (`kbcheck.model.reads`), under the work tree's listing without
-contents (`Snapshot.listing_shape`: which files there are, what git
-ignores) and the site the links are read for. Asked again, they are served
-while every one of those files is unchanged: after an edit, only the files
-that read the edited one are checked again.
+blob id, and the questions it asked of the listing, each with its answer
+(`kbcheck.model.reads`), under what decides what git ignores
+(`Snapshot.ignores_state`) and the site the links are read for. Asked
+again, they are served while every one of those finds the same: after an
+edit, or a note added, only the files that read it are checked again.
 
 A full check of the work tree (`check --all`) is kept whole instead
 (`WholeWorkTree`), under the work tree's state worked out from what the
@@ -102,28 +102,30 @@ class FileReads:
         """The kept values, or None when nothing is cached or the snapshot has no listing to keep them under."""
         if not kb.facts.cached:
             return None
-        listing = kb.snapshot.listing_shape()
-        if listing is None:
+        ignores = kb.snapshot.ignores_state()
+        if ignores is None:
             return None
-        shape = hashlib.sha1(f"{listing}\0{kb.site!r}".encode("utf-8", "surrogateescape")).hexdigest()
+        shape = hashlib.sha1(f"{ignores}\0{kb.site!r}".encode("utf-8", "surrogateescape")).hexdigest()
         return cls(kb, namespace, "\0".join(("read", what, *inputs)), shape)
 
     def get(self, path: str, *key: str) -> object | None:
-        """What `put` kept for the file, while each file it read is as it was; else None."""
+        """What `put` kept for the file, while each file it read and each question it asked finds
+        what it found then; else None."""
         value = self._at.get(path, *key)
         if not (isinstance(value, tuple) and len(value) == 3 and value[0] == self._shape):
             return None
-        blob_id = self._at.kb.snapshot.blob_id
+        answer = self._at.kb.answer
         for read in value[1]:
-            if not (isinstance(read, tuple) and len(read) == 2 and (blob_id(read[0]) or "") == read[1]):
+            if not (isinstance(read, tuple) and len(read) == 2 and answer(read[0]) == read[1]):
                 return None
         kept_value: object = value[2]
         return kept_value
 
     def put(self, path: str, value: object, read: Iterable[str], *key: str) -> None:
-        """Keep `value` (plain data) for the file, with the files `read` to work it out."""
-        blob_id = self._at.kb.snapshot.blob_id
-        reads = tuple((p, blob_id(p) or "") for p in sorted(read))
+        """Keep `value` (plain data) for the file, with what was `read` to work it out (files and
+        questions, `kbcheck.model.reads`) and what each finds now."""
+        answer = self._at.kb.answer
+        reads = tuple((p, answer(p)) for p in sorted(read))
         self._at.put(path, (self._shape, reads, value), *key)
 
 

@@ -138,9 +138,9 @@ class Snapshot(ABC):
         its whole listing (what a run over every file pays anyway); None when there is none."""
         return self.state
 
-    def listing_shape(self) -> str | None:
-        """`listing_state` without the files' contents: which files there are and what git ignores.
-        Only a snapshot that names no commit has one (a commit's files are kept by its `state`)."""
+    def ignores_state(self) -> str | None:
+        """What decides what git ignores, for a snapshot that names no commit (the work tree); None
+        for the others (a commit's files are kept by its `state`, the index's by none)."""
         return None
 
     def read_excluded(self, paths: Iterable[str]) -> dict[str, bytes]:
@@ -248,7 +248,7 @@ class WorktreeSnapshot(Snapshot):
             self._off_disk = git.skip_worktree_entries(repo)
         self._object_format = git.object_format(repo)
         self._listing_state: str | None = None
-        self._listing_shape: str | None = None
+        self._ignores_state: str | None = None
 
     def _folder_inside(self, folder: str) -> bool:
         """True when a repo-relative folder really is inside the repository (no symlink escape)."""
@@ -319,26 +319,20 @@ class WorktreeSnapshot(Snapshot):
         alone), which files are untracked, and what git ignores (`git.ignore_rules_digest`):
         the same name exactly when a check of every file would read the same."""
         if self._listing_state is None:
-            self._listing_state = self._listing_digest(contents=True)
+            digest = hashlib.sha1(f"worktree\0{self._object_format}\n".encode())
+            regular = self._regular_files()
+            for path in self._entries():
+                blob = (self.blob_id(path) or "-") if path in regular else "-"
+                mark = "?" if path in self._untracked else ""
+                digest.update(f"{path}\0{blob}{mark}\n".encode("utf-8", "surrogateescape"))
+            digest.update(self.ignores_state().encode())
+            self._listing_state = digest.hexdigest()
         return self._listing_state
 
-    def listing_shape(self) -> str | None:
-        if self._listing_shape is None:
-            self._listing_shape = self._listing_digest(contents=False)
-        return self._listing_shape
-
-    def _listing_digest(self, *, contents: bool) -> str:
-        digest = hashlib.sha1(f"worktree\0{self._object_format}\n".encode())
-        regular = self._regular_files()
-        for path in self._entries():
-            if path in regular:
-                blob = (self.blob_id(path) or "-") if contents else "f"
-            else:
-                blob = "-"
-            mark = "?" if path in self._untracked else ""
-            digest.update(f"{path}\0{blob}{mark}\n".encode("utf-8", "surrogateescape"))
-        digest.update(git.ignore_rules_digest(self.repo).encode())
-        return digest.hexdigest()
+    def ignores_state(self) -> str:
+        if self._ignores_state is None:
+            self._ignores_state = git.ignore_rules_digest(self.repo)
+        return self._ignores_state
 
     def blob_id(self, path: str) -> str | None:
         """Computed as git does (`sha1(b"blob <size>\\0" + data)`), so a cache entry is shared with the index.

@@ -3,8 +3,9 @@
 A file's findings depend on other files, so they are served only for the very
 commit (and configuration) they were found at, or the very work tree a full
 check read: a file whose blob is unchanged at another commit, or in a work tree
-with a file added, is checked again there. After an edit, a full check serves
-each file's findings kept with what its check read (tests/test_cache_kept_reads.py).
+with a card added for an id it cites, is checked again there. In the work tree a
+full check serves each file's findings kept with what its check read
+(tests/test_cache_kept_reads.py).
 """
 
 from __future__ import annotations
@@ -148,21 +149,21 @@ def test_a_full_check_of_the_same_work_tree_is_not_checked_again(git_repo: GitRe
     assert rule_runs == []
 
 
-def test_a_work_tree_with_a_file_added_is_checked_again(git_repo: GitRepo, uncarded: None,
-                                                            rule_runs: list[str]) -> None:
+def test_a_card_added_or_removed_checks_again_the_files_that_cite_its_id(git_repo: GitRepo, uncarded: None,
+                                                                        rule_runs: list[str]) -> None:
     assert _kb004(_check_all("--all")) == UNCARDED
     rule_runs.clear()
     # the card is written and staged: the brief is the same bytes, its finding is gone
     git_repo.write(CARD, CARD_TEXT)
     git_repo.git("add", CARD)
     assert _kb004(_check_all("--all")) == []
-    assert sorted(rule_runs) == sorted([*EVERY_FILE, CARD])
+    assert sorted(rule_runs) == sorted([BRIEF, LIVING, CARD])  # the other card asked nothing of it
     rule_runs.clear()
-    # back as it was: a work tree keeps each file's last state only, so it is checked again
+    # back as it was: a file's check is kept for its last state only, so the citing files are checked again
     git_repo.git("rm", "-q", "--cached", CARD)
     (git_repo.path / CARD).unlink()
     assert _kb004(_check_all("--all")) == UNCARDED
-    assert sorted(rule_runs) == EVERY_FILE
+    assert sorted(rule_runs) == [BRIEF, LIVING]
 
 
 def test_what_git_ignores_is_part_of_the_work_tree_state(git_repo: GitRepo, uncarded: None,

@@ -164,3 +164,48 @@ def test_two_files_of_the_same_content_at_a_commit_keep_their_own_findings(git_r
     expected = [("KB004", "inbox/tom/a.md"), ("KB004", "inbox/tom/b.md")]
     assert found() == expected
     assert found() == expected  # the second time from the cache
+
+
+def test_a_card_added_rechecks_the_files_that_cite_its_id_and_no_other(example: GitRepo,
+                                                                      checked: list[str]) -> None:
+    first = _check()
+    assert '"subject": "2610.99999"' not in first[1]
+    (example.path / "inbox/jay/2026-10-30-router.md").write_text(
+        "# router\n\nThe router paper arXiv:2610.99999 looks promising.\n", encoding="utf-8")
+    example.git("add", "inbox/jay/2026-10-30-router.md")
+    assert '"subject": "2610.99999"' in _check()[1]
+    checked.clear()
+    example.write("organized/paper_cards/1800-2610-99999.md",
+                  '---\narxiv: "2610.99999"\ntitle: "Routers"\n---\n\n# Routers\n\nA card.\n')
+    example.git("add", "organized/paper_cards/1800-2610-99999.md")
+    kept = _check()
+    assert sorted(checked) == ["inbox/jay/2026-10-30-router.md", "organized/paper_cards/1800-2610-99999.md"]
+    assert '"subject": "2610.99999"' not in kept[1]
+    assert kept == _check("--no-cache")
+
+
+def test_a_note_added_under_a_missing_wikilink_name_rechecks_the_linking_note(git_repo: GitRepo,
+                                                                             checked: list[str]) -> None:
+    git_repo.write(".obsidian/app.json", "{}\n")
+    git_repo.commit_files({"notes/hub.md": "# Hub\n\nSee [[Routing]].\n", "notes/other.md": "# Other\n\nPlain.\n"},
+                          "notes")
+    assert '"rule": "KB009"' in _check()[1]
+    checked.clear()
+    git_repo.write("notes/deep/Routing.md", "# Routing\n\nA page.\n")
+    git_repo.git("add", "notes/deep/Routing.md")
+    kept = _check()
+    assert sorted(checked) == ["notes/deep/Routing.md", "notes/hub.md"]
+    assert '"rule": "KB009"' not in kept[1]
+    assert kept == _check("--no-cache")
+
+
+def test_a_linked_note_removed_rechecks_the_note_that_links_it(git_repo: GitRepo, checked: list[str]) -> None:
+    git_repo.commit_files({"notes/a.md": "# A\n\nSee [B](b.md).\n", "notes/b.md": "# B\n\nPlain.\n",
+                           "notes/c.md": "# C\n\nPlain.\n"}, "notes")
+    _check()
+    checked.clear()
+    git_repo.git("rm", "-q", "notes/b.md")
+    kept = _check()
+    assert checked == ["notes/a.md"]
+    assert '"rule": "KB009"' in kept[1]
+    assert kept == _check("--no-cache")

@@ -27,9 +27,10 @@ BRIEFS = {
 
 
 def _another_state(git_repo: GitRepo) -> None:
-    """The work tree changed where no rule looks: every file is checked again, from warm parses
-    (a full check of the very same work tree checks nothing again, `kbcheck.checked`)."""
-    git_repo.commit_files({"notes.txt": str(len(git_repo.git("log", "--oneline")))}, "elsewhere")
+    """A setting that no finding here depends on changed: every file is checked again, from warm
+    parses (a file's kept check is for one configuration, `kbcheck.checked`)."""
+    limit = 4 * 1024 * 1024 + len(git_repo.git("log", "--oneline").splitlines())
+    git_repo.commit_files({".kbcheck.toml": f"max-file-size = {limit}\n"}, "another setting")
 
 
 def _check() -> str:

@@ -25,6 +25,7 @@ from kbcheck.model.citations import scan_prose
 from kbcheck.model.document import Document, HeadingPatterns
 from kbcheck.model.facts import BlockRefs, ParseSettings, RefTuple, decode_markdown
 from kbcheck.model.ids import same_work
+from kbcheck.model.reads import QUESTION, question
 from kbcheck.model.store import REFS, FactStore
 from kbcheck.regex import lazy
 
@@ -178,6 +179,7 @@ class KnowledgeBase:
         self._kind_sets: tuple[tuple[str, GlobSet], ...] | None = None
         self._exclude_set = globset(())
         self._of_kinds: dict[tuple[str, ...], list[str]] = {}
+        self._listing_digest: str | None = None
 
     @property
     def notices(self) -> list[str]:
@@ -208,6 +210,7 @@ class KnowledgeBase:
     def paths_of_kind(self, *kinds: str) -> list[str]:
         """Every snapshot path of these kinds (prefix-filtered before glob matching), in snapshot order;
         remembered, as a digest asks for the same kinds from several places."""
+        self.facts.reads.note(question("every"))
         known = self._of_kinds.get(kinds)
         if known is None:
             globs_by_kind = dict(self._kind_order)
@@ -216,8 +219,42 @@ class KnowledgeBase:
             self._of_kinds[kinds] = known
         return list(known)
 
+    def tracked(self, path: str) -> bool:
+        """Whether the repository holds the file (or a folder with files under it): `Snapshot.tracked`,
+        noted as a read of the path."""
+        self.facts.reads.note(path)
+        return self.snapshot.tracked(path)
+
+    def every_path(self) -> list[str]:
+        """`Snapshot.every_path`: the whole listing, noted as such."""
+        self.facts.reads.note(question("every"))
+        return self.snapshot.every_path()
+
+    def answer(self, read: str) -> str:
+        """What a noted read finds now (`kbcheck.model.reads`): a path's blob id and whether the
+        repository holds it, or a question's answer. Equal answers, equal facts."""
+        if not read.startswith(QUESTION):
+            return f"{self.snapshot.blob_id(read) or ''}{'' if self.snapshot.tracked(read) else '?'}"
+        kind, *args = read[1:].split("\0")
+        if kind == "paper":
+            return self.paper_card_path(args[0]) or ""
+        if kind == "repo":
+            return self.repo_card_path(args[0]) or ""
+        if kind == "papers":
+            return "1" if self.has_paper_cards() else ""
+        if kind == "nearest":
+            return "\n".join(self.nearest_paper_ids(args[0], int(args[1])))
+        if kind == "named":
+            return self.file_named(args[0], args[1]) or ""
+        # "every": the whole listing
+        if self._listing_digest is None:
+            self._listing_digest = hashlib.sha1("\n".join(self.snapshot.every_path()).encode(
+                "utf-8", "surrogateescape")).hexdigest()
+        return self._listing_digest
+
     def has_kind(self, kind: str) -> bool:
         """True when some snapshot path is of this kind: stops at the first (a hook asks it of 10k files)."""
+        self.facts.reads.note(question("every"))
         prefixes = tuple({static_prefix(g) for g in dict(self._kind_order).get(kind, ())})
         return any(p.startswith(prefixes) and self.kind_of(p) == kind for p in self.snapshot.paths())
 
@@ -329,11 +366,17 @@ class KnowledgeBase:
             self._repo_index = self._name_index(REPO, build)
         return self._repo_index
 
+    def has_paper_cards(self) -> bool:
+        self.facts.reads.note(question("papers"))
+        return bool(self.paper_index())
+
     def paper_card_path(self, arxiv_id: str) -> str | None:
+        self.facts.reads.note(question("paper", arxiv_id))
         return self.paper_index().get(arxiv_id) or self.paper_index().get(arxiv_id.lower())
 
     def repo_card_path(self, repo: str) -> str | None:
         """The repo card for `owner/repo`, confirmed by its frontmatter when it has one."""
+        self.facts.reads.note(question("repo", repo))
         path = self.repo_index().get(repo.replace("/", "-"))
         if path is None:
             return None
@@ -371,6 +414,7 @@ class KnowledgeBase:
         64 ids next to it in order, so a month of up to 64 cards is compared whole (difflib against every card of a month was 5 million
         comparisons for 1,000 made-up ids among 5,000 cards).
         """
+        self.facts.reads.note(question("nearest", arxiv_id, str(n)))
         if self._paper_months is None:
             months: dict[str, list[str]] = {"": sorted(self.paper_index())}
             for known in months[""]:
@@ -445,7 +489,7 @@ class KnowledgeBase:
             if form == "front":
                 # a path in frontmatter is a source when it names a file here; else it is metadata
                 found = [t for t in (self.resolve_path("", value, "text"), self.resolve_path(base, value, "link"))
-                         if t and self.snapshot.tracked(t)]
+                         if t and self.tracked(t)]
                 if not found:
                     return
                 target = found[0]
@@ -460,16 +504,16 @@ class KnowledgeBase:
                     return
             elif form in ("link", "image"):
                 target = self.link_target(base, value)
-                if target is None or not self.snapshot.tracked(target):
+                if target is None or not self.tracked(target):
                     broken.append(BrokenPath(line, column, value, target, form))
                     meant = self.resolve_path("", value, "text") if value.split("/", 1)[0] in self.roots else None
-                    if meant is None or not self.snapshot.tracked(meant):
+                    if meant is None or not self.tracked(meant):
                         return
                     # `[卡](organized/...)` from elsewhere: broken as written, but it says which card it cites
                     target = meant
             else:
                 target = self.resolve_path(base, value, form)
-                if target is None or not self.snapshot.tracked(target):
+                if target is None or not self.tracked(target):
                     broken.append(BrokenPath(line, column, value, target, form))
                     return
             if form in ("image", "embed") or target is None:
@@ -500,14 +544,14 @@ class KnowledgeBase:
             target = self.resolve_path(site.root, written.lstrip("/"), "link")
         else:
             target = self.resolve_path(base, written, "link")
-        if target is None or self.snapshot.tracked(target):
+        if target is None or self.tracked(target):
             return target
         for variant in page_variants(target, site):
-            if self.snapshot.tracked(variant):
+            if self.tracked(variant):
                 return variant
         if site.renderer == OBSIDIAN:
             from_root = self.resolve_path("", written, "text")
-            if from_root is not None and self.snapshot.tracked(from_root):
+            if from_root is not None and self.tracked(from_root):
                 return from_root
             named = self.file_named(unquote(written), base) if "/" not in written.strip("/") else None
             if named is not None:
@@ -518,6 +562,7 @@ class KnowledgeBase:
         """The file a wikilink names: `name` is a markdown file's name without `.md` (or a file's
         full name, or a path ending), found anywhere in the knowledge base; the nearest to `base`
         wins when several share the name."""
+        self.facts.reads.note(question("named", name, base))
         if self._file_names is None:
             names: dict[str, list[str]] = {}
             for p in self.snapshot.every_path():  # an excluded file is still there to link to

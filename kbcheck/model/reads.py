@@ -10,6 +10,13 @@ from memory. `kbcheck.checked.FileReads` keeps a file's findings with that
 list and serves them only while each of those files is unchanged
 (docs/architecture.md, "Kept checks").
 
+Besides files, a check asks questions of the listing: which card has an id,
+which file a wikilink names, which ids are near an unknown one. Each is noted
+as a `question` (a string that starts with NUL, which no path does), and
+`KnowledgeBase.answer` answers it again when the kept result is asked for:
+a note added with the name a wikilink was missing checks the linking note
+again, and no other.
+
 Notices are said through `say`: said again by a later file, a notice is not
 repeated in the run's list, but the frame still records it, so the notices
 kept with a file are all the ones its check would say.
@@ -18,6 +25,14 @@ kept with a file are all the ones its check would say.
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+#: how a noted question starts: no path starts with NUL
+QUESTION = "\0"
+
+
+def question(kind: str, *args: str) -> str:
+    """A question of the listing, noted as a read is (`KnowledgeBase.answer` answers it)."""
+    return "\0".join(("", kind, *args))
 
 
 class Frame:
@@ -65,4 +80,4 @@ class Reads:
             outer.said.extend(frame.said)
 
 
-__all__ = ["Frame", "Reads"]
+__all__ = ["QUESTION", "Frame", "Reads", "question"]

@@ -69,7 +69,7 @@ def check(file: KbFile, kb: KnowledgeBase, config: Config) -> Iterator[Problem]:
         for citation in citations:
             if citation.kind != "arxiv" or citation.card_path is not None or citation.note or citation.id in seen:
                 continue
-            if not kb.paper_index():
+            if not kb.has_paper_cards():
                 kb.say(NO_CARDS)  # nothing to compare with: said once per run, not once per id
                 return
             seen.add(citation.id)

@@ -194,7 +194,7 @@ def _local_paths(kb: KnowledgeBase, _path: str) -> LocalPaths:
 
 
 def _near_names(kb: KnowledgeBase, _path: str) -> NearNames:
-    return NearNames(kb.snapshot.every_path(), kb.snapshot.tracked)
+    return NearNames(kb.every_path(), kb.tracked)
 
 
 @dataclass(frozen=True, slots=True)
