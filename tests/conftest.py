@@ -47,3 +47,23 @@ def read_only_promise(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     if guard.violations:
         pytest.fail("read-only promise broken:\n" + "\n".join(guard.violations), pytrace=False)
 
+
+@pytest.fixture
+def rule_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths files are checked for from now on: KB004 reads every kind of file, so its runs
+    are the files checked (not served from a kept check, `kbcheck.checked`)."""
+    import dataclasses
+
+    import kbcheck.rules.kb004_unknown_paper as kb004
+    from kbcheck.rules import all_rules
+
+    runs: list[str] = []
+    check = kb004.check
+
+    def counting(file, kb, config):  # type: ignore[no-untyped-def]
+        runs.append(file.path)
+        return check(file, kb, config)
+
+    rules = all_rules()
+    monkeypatch.setitem(rules, "KB004", dataclasses.replace(rules["KB004"], check_file=counting))
+    return runs

@@ -10,14 +10,12 @@ full check serves each file's findings kept with what its check read
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 
 import pytest
 from gitrepo import GitRepo
 
-import kbcheck.rules.kb004_unknown_paper as kb004
 from kbcheck import git
 from kbcheck.cache import repository_cache
 from kbcheck.checked import config_digest
@@ -26,7 +24,6 @@ from kbcheck.config import Config, config_from_mapping
 from kbcheck.digest.build import findings_in
 from kbcheck.engine import CHECKED as NAMESPACE
 from kbcheck.model.knowledge_base import KnowledgeBase
-from kbcheck.rules import all_rules
 from kbcheck.snapshots import tree_snapshot
 
 LIVING = "organized/knowledge/inference.md"
@@ -55,21 +52,6 @@ def history(git_repo: GitRepo) -> tuple[str, str]:
                                    "notes")
     after = git_repo.commit_files({CARD: CARD_TEXT}, "the card")
     return before, after
-
-
-@pytest.fixture
-def rule_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths KB004 is run on from now on."""
-    runs: list[str] = []
-    check = kb004.check
-
-    def counting(file, kb, config):  # type: ignore[no-untyped-def]
-        runs.append(file.path)
-        return check(file, kb, config)
-
-    rules = all_rules()
-    monkeypatch.setitem(rules, "KB004", dataclasses.replace(rules["KB004"], check_file=counting))
-    return runs
 
 
 def test_the_same_commit_asked_again_is_not_checked_again(git_repo: GitRepo, history: tuple[str, str],
