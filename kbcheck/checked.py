@@ -114,9 +114,12 @@ class FileReads:
         value = self._at.get(path, *key)
         if not (isinstance(value, tuple) and len(value) == 3 and value[0] == self._shape):
             return None
+        reads = value[1]
+        if not isinstance(reads, tuple) or len(reads) % 2:
+            return None
         answer = self._at.kb.answer
-        for read in value[1]:
-            if not (isinstance(read, tuple) and len(read) == 2 and answer(read[0]) == read[1]):
+        for at in range(0, len(reads), 2):
+            if not isinstance(reads[at], str) or answer(reads[at]) != reads[at + 1]:
                 return None
         kept_value: object = value[2]
         return kept_value
@@ -125,7 +128,8 @@ class FileReads:
         """Keep `value` (plain data) for the file, with what was `read` to work it out (files and
         questions, `kbcheck.model.reads`) and what each finds now."""
         answer = self._at.kb.answer
-        reads = tuple((p, answer(p)) for p in sorted(read))
+        # one flat tuple (read, answer, read, answer, ...): the cache checks a tuple of strings at C speed
+        reads = tuple(part for p in sorted(read) for part in (p, answer(p)))
         self._at.put(path, (self._shape, reads, value), *key)
 
 
