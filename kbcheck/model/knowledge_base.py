@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from kbcheck.globs import GlobSet, globset
+from kbcheck.links.near import NearNames
 from kbcheck.links.site import OBSIDIAN, Site, page_variants, site_of
 from kbcheck.model.cards import PAPER, REPO, Card, file_id, paper_id_from_stem
 from kbcheck.model.citations import scan_prose
@@ -180,6 +181,7 @@ class KnowledgeBase:
         self._exclude_set = globset(())
         self._of_kinds: dict[tuple[str, ...], list[str]] = {}
         self._listing_digest: str | None = None
+        self._near: NearNames | None = None
 
     @property
     def notices(self) -> list[str]:
@@ -225,10 +227,13 @@ class KnowledgeBase:
         self.facts.reads.note(path)
         return self.snapshot.tracked(path)
 
-    def every_path(self) -> list[str]:
-        """`Snapshot.every_path`: the whole listing, noted as such."""
-        self.facts.reads.note(question("every"))
-        return self.snapshot.every_path()
+    def near_file(self, written: str, *, by_name: bool) -> str | None:
+        """The one file a broken link most likely meant (`kbcheck.links.near.NearNames`): by a
+        wikilink's name, or by the path it leads to; noted as a question, not as the whole listing."""
+        self.facts.reads.note(question("near", "name" if by_name else "path", written))
+        if self._near is None:
+            self._near = NearNames(self.snapshot.every_path(), self.snapshot.tracked)
+        return self._near.named(written) if by_name else self._near.meant(written)
 
     def answer(self, read: str) -> str:
         """What a noted read finds now (`kbcheck.model.reads`): a path's blob id and whether the
@@ -246,6 +251,8 @@ class KnowledgeBase:
             return "\n".join(self.nearest_paper_ids(args[0], int(args[1])))
         if kind == "named":
             return self.file_named(args[0], args[1]) or ""
+        if kind == "near":
+            return self.near_file(args[1], by_name=args[0] == "name") or ""
         # "every": the whole listing
         if self._listing_digest is None:
             self._listing_digest = hashlib.sha1("\n".join(self.snapshot.every_path()).encode(

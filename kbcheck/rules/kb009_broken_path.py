@@ -83,7 +83,6 @@ from urllib.parse import quote
 from kbcheck.findings import Edit, Facts, Problem
 from kbcheck.i18n import _
 from kbcheck.links.local import LocalPaths
-from kbcheck.links.near import NearNames
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
 
@@ -149,7 +148,7 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
     fix: Edit | None = None
     if target is not None and written.startswith("[["):
         name = written[2:-2]
-        found = kb.derived(_near_names, "").named(name)
+        found = kb.near_file(name, by_name=True)
         meant = posixpath.splitext(found)[0] if found else None
         if meant is not None and "/" not in name:
             meant = posixpath.basename(meant)
@@ -158,7 +157,7 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
         else:
             meant = None
     elif target is not None:
-        found = kb.derived(_near_names, "").meant(target)
+        found = kb.near_file(target, by_name=False)
         if found is not None:
             meant = _as_written(found, base, written, broken.form, kb)
             fix = _edit(broken, source, written, meant)
@@ -192,9 +191,6 @@ def _edit(broken: BrokenPath, source: str, original: str, replacement: str, at: 
 def _local_paths(kb: KnowledgeBase, _path: str) -> LocalPaths:
     return LocalPaths(kb.snapshot, kb.config.local_paths)
 
-
-def _near_names(kb: KnowledgeBase, _path: str) -> NearNames:
-    return NearNames(kb.every_path(), kb.tracked)
 
 
 @dataclass(frozen=True, slots=True)
