@@ -240,11 +240,12 @@ def check_files(kb: KnowledgeBase, config: Config, rules: list[Rule], targets: l
         finally:
             reads.close(frame)
         stamped.extend(file_stamped)
-        said = list(dict.fromkeys(frame.said))
-        if kept is not None:
-            kept.put(path, (to_plain(file_stamped, list[Stamped]), said), kind)
-        elif kept_reads is not None:
-            kept_reads.put(path, (to_plain(file_stamped, list[Stamped]), said), frame.paths | {path}, kind)
+        if source is not None:
+            checked = (to_plain(file_stamped, list[Stamped]), list(dict.fromkeys(frame.said)))
+            if kept is not None:
+                kept.put(path, checked, kind)
+            elif kept_reads is not None:
+                kept_reads.put(path, checked, frame.paths | {path}, kind)
         if progress is not None:
             progress.advance()
         kb.forget(path)  # a full check holds one file's parse at a time
