@@ -302,8 +302,29 @@ def test_a_date_a_model_year_or_an_unnamed_team_is_no_citation(uncited: str) -> 
     findings = found(run({LIVING: text}, select={"KB005"}))
     assert [(p, subject) for _r, p, _l, subject in findings] == [(LIVING, "4.2%")]
 
+@pytest.mark.parametrize("reported", [
+    "- Emer and Clark 发现 20% 的指令占了 80% 的执行时间。",
+    "Ren 等人表明，微调让准确率提高 3.5%。",
+    "Emer and Clark found that 20% of the instructions take 80% of the time.",
+])
+def test_named_authors_reporting_a_finding_back_their_own_block(reported: str) -> None:
+    """`named-authors`: `Emer and Clark 发现 …` names whose finding the number is, without a year."""
+    text = f"# Architecture notes\n\n## Measured\n\n{reported}\n"
+    assert found(run({LIVING: text}, select={"KB005"})) == []
 
-def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
+
+@pytest.mark.parametrize(("text", "subject"), [
+    # the named authors back their own list item, not the next one in the section
+    ("- Emer and Clark 发现 20% 的指令占了 80% 的执行时间。\n- DEC 工程师表明，RISC 的速度是 CISC 的 4x。\n", "4x"),
+    # a present-tense description of two parts reports nobody's finding
+    ("Encoder and Decoder show a 2x speed-up over the baseline.\n", "2x"),
+])
+def test_named_authors_back_no_other_block_and_a_description_is_no_report(text: str, subject: str) -> None:
+    findings = found(run({LIVING: f"# Architecture notes\n\n## Measured\n\n{text}"}, select={"KB005"}))
+    assert [(p, s) for _r, p, _l, s in findings] == [(LIVING, subject)]
+
+
+def test_one_work(tmp_path: Path) -> None:
     from kbcheck.config import load_config
 
     (tmp_path / ".kbcheck.toml").write_text('one-work-notes = ["notes/**"]\n', encoding="utf-8")

@@ -30,3 +30,9 @@ AUTHOR_DATE = lazy(
     rf"|\({_NO_DATE}{_NAME}(?:\s+(?:and|&)\s+{_NAME})?,\s*(?:19|20)\d{{2}}[a-z]?\)"
     rf"|\b{_NAME}\s?等人?\s?[（(](?:19|20)\d{{2}}[a-z]?[)）]"
 )
+#: the verb that reports what named authors found (past tense in English: `Encoder and Decoder
+#: show …` describes, it reports nobody's finding)
+_REPORTS = r"(?:(?:found|showed|reported|measured|observed|demonstrated)(?![A-Za-z])|发现|表明|指出|报告|测得|证明)"
+#: named authors reporting their finding, in prose (`named-authors`): `Emer and Clark 发现 20% …`,
+#: `Ren 等人表明 …`; it backs the paragraph or list item it stands in, not the section around it
+NAMED_AUTHORS = lazy(rf"\b{_NAME}\s+(?:and|&)\s+{_NAME}\s*{_REPORTS}|\b{_NAME}\s?等人\s?{_REPORTS}")

@@ -13,7 +13,8 @@ block's level; in a guide (a note with one source), the work the note names
 (`Document.work`) and a reference list of exactly one work (by its id, or one
 entry linking web pages: `head.listed_work`) are among the file's own sources.
 Web links, links to documents of the knowledge base and author-date citations
-(`(Hinton et al., 2012)`) are sources without a card. KB001 asks the same levels what a trend section names for all its lines.
+(`(Hinton et al., 2012)`) are sources without a card; named authors reporting a finding
+(`Emer and Clark 发现 …`) are one at the block level only. KB001 asks the same levels what a trend section names for all its lines.
 
 KB006 compares a number tied to a card field when that level holds exactly
 one card; KB005 fires when no level has a source, or when every source at
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from kbcheck.evidence.head import NO_WORK, listed_work, one_work, own_sources
-from kbcheck.evidence.labels import AUTHOR_DATE, SOURCE_LABEL, SOURCE_LINE
+from kbcheck.evidence.labels import AUTHOR_DATE, NAMED_AUTHORS, SOURCE_LABEL, SOURCE_LINE
 from kbcheck.evidence.markers import ENTRY_NUMBER, entry_number, marked_numbers
 from kbcheck.globs import matches
 from kbcheck.model.cards import frontmatter_fields
@@ -187,17 +188,21 @@ class _Levels:
         self._file: Evidence | None = None
         self._by_number: dict[str, list[int]] | None = None
 
-    def _gather(self, blocks: Sequence[int]) -> Evidence:
+    def _gather(self, blocks: Sequence[int], *, own: bool = False) -> Evidence:
+        """The sources the blocks name; `own` when they are the number's own block and the items
+        it sits in, which named authors reporting a finding back (`labels.NAMED_AUTHORS`)."""
         citations = tuple(c for i in blocks for c in self.resolved.block_citations[i])
         links = tuple(link for i in blocks for link in self.resolved.block_links[i])
-        return Evidence(citations, links + tuple(self._cited_by_author(blocks)))
+        return Evidence(citations, links + tuple(self._cited_by_author(blocks, own)))
 
-    def _cited_by_author(self, blocks: Sequence[int]) -> Iterator[Link]:
+    def _cited_by_author(self, blocks: Sequence[int], own: bool) -> Iterator[Link]:
         """The works the blocks cite by author and year (`(Hinton et al., 2012)`): sources without a card."""
+        patterns = (AUTHOR_DATE, NAMED_AUTHORS) if own else (AUTHOR_DATE,)
         for i in blocks:
             block = self.doc.blocks[i]
-            for match in AUTHOR_DATE.finditer(block.text):
-                yield Link("work", match.group(0), block.line, match.start() + 1)
+            for pattern in patterns:
+                for match in pattern.finditer(block.text):
+                    yield Link("work", match.group(0), block.line, match.start() + 1)
 
     def of_link(self, block: Block, ref_index: int) -> Evidence | None:
         """The source a link around the number points at, when it resolves to one."""
@@ -333,7 +338,7 @@ class _Levels:
 
     def nearest(self, block: Block) -> Evidence:
         """The first level with any source: block, section, ancestor sections, the file."""
-        own = self._gather([block.index, *(a.index for a in self.doc.ancestors(block))])
+        own = self._gather([block.index, *(a.index for a in self.doc.ancestors(block))], own=True)
         if own.citations or own.links:
             return own
         # `[n]` in the block names the n-th entry of the reference list: that entry is its source

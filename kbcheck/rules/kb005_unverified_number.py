@@ -36,7 +36,9 @@ work's page, a translation; a link there to another note is a "see also"). A liv
 a list of inputs at its top is no source for the numbers below it. Web
 links and links to notes or PDFs of the knowledge base and author-date citations
 (`(Hinton et al., 2012)`, `Emer and Clark (1984)`) are sources without a card; the card check applies
-when every source at that level is a card. Code, LaTeX math (`$…$`) and
+when every source at that level is a card. Named authors reporting a finding (`Emer and Clark
+发现 20% …`, `Ren 等人表明 …`, `X and Y found …`) source the paragraph or list item they stand
+in, and no other block. Code, LaTeX math (`$…$`) and
 counts of things (`4 条`, `8 项材料`) hold no claim numbers.
 
 **What is no claim.** A number with a unit that a reader would not copy as a
