@@ -80,6 +80,14 @@ SHAPES: dict[str, tuple[str, str]] = {
         "https://arxiv.org/abs/2504.08748\n\n# Sparse Routing for Mixtures\n",
         "[← 目录](../README.md)\n\n# Sparse Routing for Mixtures\n",
     ),
+    "head-link (a source address over a rule, which markdown reads as a heading)": (
+        "https://example.org/blog/sparse-routing\n---\n\n# Sparse Routing for Mixtures\n",
+        "Notes on https://example.org/blog/sparse-routing\n---\n\n# Sparse Routing for Mixtures\n",
+    ),
+    "head-link (a source address over a rule, in a note with no title)": (
+        "https://example.org/blog/sparse-routing\n---\n",
+        "Notes on https://example.org/blog/sparse-routing\n---\n",
+    ),
     "head-link (a source address in a note with no title)": (
         "<https://example.org/course/lecture-3>\n",
         "See https://example.org/course/lecture-3 for the slides, and the book for the rest.\n",

@@ -9,8 +9,10 @@ sources already (`Document.source_refs`):
   information (`## 基本信息`), gives the work's particulars (`Authors:`, `作者：`,
   `**会议**: ACL 2025`, `> 期刊：…`, `ISBN`; `model.particulars`): the title
   names the work;
-- `head-link`: the lines under the title (or above it, on the note's first lines),
-  before the note's first claim, link it,
+- `head-link`: the lines under the title (or above it, on the note's first lines, a
+  first heading that is a web address alone among them: `https://…` over `---` is a
+  heading to markdown and the note's source line to its writer), before the note's
+  first claim, link it,
   each a labelled line (`**arXiv**: …`, `> 论文地址：…`; beside one paper's id, the
   other links are its companions (code, project page), and a code repository
   beside a paper's page is its code: one work), a line that cites an arXiv
@@ -60,6 +62,8 @@ if TYPE_CHECKING:
 #: a line that opens with a short label and a colon: `**arXiv**: …`, `论文地址：…`, `course: …`
 LABELLED = lazy(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
 _WEB = lazy(r"https?://\S+")
+#: a line that is a web address and nothing else (`<https://…>` too)
+_ADDRESS = lazy(r"\s*<?https?://\S+?>?\s*")
 _WORD = lazy(r"\w")
 #: ids that name a work, not a page about it
 _WORK_IDS = ("arxiv", "doi")
@@ -212,9 +216,9 @@ def listed_work(doc: Document, resolved: Resolved) -> list[int]:
 
 
 def _first_heading(doc: Document) -> Block | None:
-    """The note's first heading, when no claim stands before it."""
+    """The note's first heading, when no claim stands before it; an address heading is none."""
     for block in doc.blocks:
-        if block.kind == "heading":
+        if block.kind == "heading" and not _address(block):
             return block
         if block.claims:
             return None
@@ -239,16 +243,26 @@ def _long_enough(letters: str) -> bool:
 
 
 def _preamble(doc: Document) -> list[int]:
-    """The head lines above the first heading (a source address on the note's first line),
-    when no claim stands among them."""
+    """The head lines above the first heading (a source address on the note's first line, or an
+    address heading), when no claim stands among them."""
     first = doc.sections[0] if doc.sections else None
-    if first is None or first.heading is not None:
+    if first is None:
         return []
     blocks = [doc.blocks[i] for i in first.blocks[:HEAD_BLOCKS]]
+    if first.heading is not None:
+        if not _address(blocks[0]):
+            return []
+        blocks = blocks[:1]  # what stands under an address heading is the note's body
     if any(b.claims for b in blocks):
         return []
     # a link to a page of the knowledge base up there is navigation (`[← 目录](../README.md)`), no work
     return [b.index for b in blocks if _head_line(b) and any(r.kind in (*_WORK_IDS, "url") for r in b.refs)]
+
+
+def _address(block: Block) -> bool:
+    """A heading that is a web address alone: a source line that markdown reads as a heading
+    (`https://…` over `---`), not the note's title."""
+    return block.kind == "heading" and bool(block.refs) and bool(_ADDRESS.fullmatch(block.text))
 
 
 def _head_line(block: Block) -> bool:

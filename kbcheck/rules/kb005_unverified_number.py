@@ -20,7 +20,8 @@ heading, of any level) or in a first `## 基本信息` / `## Paper Info` section
 file named after its title and a year (`2023 Segment Anything.md`; not a dated
 `2024-05-01-….md`); head
 lines under the title that link or cite it (`arXiv: …` bold or not, `> ICML 2025.
-doi:…`, a line of links alone); a `参考：` / `Source:` / `主要来源：` line
+doi:…`, a line of links alone, a web address alone over `---`, which
+markdown reads as a heading); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
 `resource`, `paper` or `pdf`; the title heading alone (its file name, in a note with
 no level-1 heading), in a note that
