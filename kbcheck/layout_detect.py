@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbcheck.i18n import _
 from kbcheck.language import lang_of, words
 from kbcheck.page_templates import TEMPLATE_FOLDERS, is_template_path
 
@@ -167,14 +168,19 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
             counts[g] += chosen[f][1]
     chosen = {f: (chosen[f][0], counts[f]) for f in chosen if covering[f] is None}
     for folder in sorted(chosen):
-        pooled = f" ({carried[folder]} of them in sub-folders too small to count alone)" if carried[folder] else ""
-        found.append(f"{folder}/ holds {chosen[folder][1]} notes{pooled}, one per source: guides")
+        if carried[folder]:
+            found.append(_("{folder}/ holds {notes} notes ({carried} of them in sub-folders too small to count "
+                           "alone), one per source: guides", folder=folder, notes=chosen[folder][1],
+                           carried=carried[folder]))
+        else:
+            found.append(_("{folder}/ holds {notes} notes, one per source: guides", folder=folder,
+                           notes=chosen[folder][1]))
     if small_top and len(chosen_top) > len(top) / 2:
         for folder in small_top:
             chosen[folder] = (f"{folder}/**/*.md", own[folder] + carried[folder])
-        found.append(f"{len(small_top)} smaller top-level folders beside {len(chosen_top)} folders of guides "
-                     f"({', '.join(f + '/' for f in small_top[:3])}{' …' if len(small_top) > 3 else ''}): guides too, "
-                     "filed the same way")
+        found.append(_("{count} smaller top-level folders beside {guides} folders of guides ({folders}): guides "
+                       "too, filed the same way", count=len(small_top), guides=len(chosen_top),
+                       folders=", ".join(f + "/" for f in small_top[:3]) + (" …" if len(small_top) > 3 else "")))
     return [chosen[folder][0] for folder in sorted(chosen)]
 
 
@@ -192,8 +198,8 @@ def _lists_left_out(lists: list[str], notes: list[str], guide_globs: list[str], 
     by_name = {name for name, count in names.items() if count > _LISTS_BY_PATH and count > all_names[name] / 2}
     negations = [f"!**/{name}" for name in sorted(by_name)]
     negations += [f"!{_anchored(path)}" for path in inside if posixpath.basename(path) not in by_name]
-    found.append(f"{len(inside)} lists inside the guide folders are left out of them: {', '.join(negations[:3])}"
-                 f"{' …' if len(negations) > 3 else ''}")
+    found.append(_("{count} lists inside the guide folders are left out of them: {globs}", count=len(inside),
+                   globs=", ".join(negations[:3]) + (" …" if len(negations) > 3 else "")))
     return negations
 
 
@@ -235,10 +241,10 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     cjk, latin = words(text)  # counted once: they are shown as well as judged
     lang = lang_of(cjk, latin) or "en"
     detected.settings["lang"] = lang
-    detected.found.append(f"language: {lang} ({cjk} CJK characters against {latin} English words in "
-                          f"{len(sample)} sampled notes)")
+    detected.found.append(_("language: {lang} ({cjk} CJK characters against {latin} English words in {sampled} "
+                            "sampled notes)", lang=lang, cjk=cjk, latin=latin, sampled=len(sample)))
     if any(p.startswith(_DEFAULT_LAYOUT) for p in notes):
-        detected.found.append("organized/ or inbox/ is there: the default layout is kept")
+        detected.found.append(_("organized/ or inbox/ is there: the default layout is kept"))
         return detected
     templates = [p for p in notes if is_template_path(p)]
     note_set = set(notes) - set(templates)
@@ -253,12 +259,12 @@ def detect(root: Path, tracked: list[str]) -> Detected:
             continue
         prose = prose_share(text)
         if prose < LIST_MAX_PROSE:
-            detected.found.append(f"{path} links {len(linked)} notes, {prose:.0%} of its text in prose: a list, "
-                                  "left unmapped (only the link rules read it)")
+            detected.found.append(_("{path} links {count} notes, {prose:.0%} of its text in prose: a list, left "
+                                    "unmapped (only the link rules read it)", path=path, count=len(linked), prose=prose))
             lists.add(path)
             continue
         indexes.append(path)
-        detected.found.append(f"{path} links {len(linked)} notes: a living document")
+        detected.found.append(_("{path} links {count} notes: a living document", path=path, count=len(linked)))
     guide_globs = _guide_folders(sorted(note_set - set(indexes) - lists), detected.found)
     guide_globs += _lists_left_out(sorted(lists), sorted(note_set - set(indexes)), guide_globs, detected.found)
     detected.settings.update({
@@ -268,8 +274,8 @@ def detect(root: Path, tracked: list[str]) -> Detected:
     })
     if templates:
         detected.settings["exclude"] = _template_globs(templates)
-        detected.found.append(f"page templates, excluded: {', '.join(detected.settings['exclude'])}")
-    detected.found.append("no paper cards, repo cards, briefs or manifests in the default places: those kinds are []")
+        detected.found.append(_("page templates, excluded: {globs}", globs=", ".join(detected.settings["exclude"])))
+    detected.found.append(_("no paper cards, repo cards, briefs or manifests in the default places: those kinds are []"))
     return detected
 
 

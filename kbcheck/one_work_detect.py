@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from kbcheck.i18n import _
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -70,27 +71,44 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
     said: list[str] = []
     for glob, (named, sampled) in counts.items():
         folder = glob.split("/**", 1)[0]
-        if sampled < MIN_NOTES:
+        pooled_in = sampled < MIN_NOTES
+        if pooled_in:
             named, sampled = pooled[posixpath.dirname(folder)]
-            where = f"the folders beside {folder}/"
-        else:
-            where = f"{folder}/"
         if sampled >= MIN_NOTES and named >= MIN_SHARE * sampled:
             chosen.append(glob)
-            said.append(f"{named} of {sampled} sampled notes in {where}")
-    more = f" and {len(said) - 3} more folders" if len(said) > 3 else ""
-    why = (f"{'; '.join(said[:3])}{more} name their one work at the head: a note there whose head is "
-           "its title alone is about the work its title names") if said else ""
+            said.append(_("{named} of {sampled} sampled notes in the folders beside {folder}/", named=named,
+                          sampled=sampled, folder=folder) if pooled_in else
+                        _("{named} of {sampled} sampled notes in {folder}/", named=named, sampled=sampled,
+                          folder=folder))
+    why: str = ""
+    if said:
+        shown = _semicolons(said[:3]) if len(said) <= 3 else _("{folders} and {more} more folders",
+                                                               folders=_semicolons(said[:3]), more=len(said) - 3)
+        why = _("{folders} name their one work at the head: a note there whose head is its title alone is about "
+                "the work its title names", folders=shown)
     by_name = _named_for_works(p for p in paths if kb.kind_of(p) == GUIDE)
     if by_name:
         # a folder named for works covers the globs of its sub-folders
         chosen = [*(g for g in chosen if not any(g.startswith(f + "/") for f in by_name)),
                   *(f"{f}/**/*.md" for f in by_name)]
         chosen.sort()
-        folders = ", ".join(f"{f}/" for f in by_name[:3]) + (f" and {len(by_name) - 3} more" if len(by_name) > 3 else "")
-        why = "; ".join(filter(None, [why, f"{folders} {'is' if len(by_name) == 1 else 'are'} named as notes on one "
-                                            "kind of work: each note there is about the work its title names"]))
+        folders = ", ".join(f"{f}/" for f in by_name[:3])
+        named_for = (_("{folder} is named as notes on one kind of work: each note there is about the work its title "
+                       "names", folder=folders) if len(by_name) == 1 else
+                     _("{folders} are named as notes on one kind of work: each note there is about the work its "
+                       "title names", folders=folders) if len(by_name) <= 3 else
+                     _("{folders} and {more} more are named as notes on one kind of work: each note there is about "
+                       "the work its title names", folders=folders, more=len(by_name) - 3))
+        why = _semicolons([why, named_for]) if why else named_for
     return chosen, why
+
+
+def _semicolons(parts: list[str]) -> str:
+    """Clauses of one reason, `; ` between them (`；` in Chinese)."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = _("{first}; {second}", first=part, second=joined)
+    return joined
 
 
 def _named_for_works(guides: Iterable[str]) -> list[str]:

@@ -94,7 +94,7 @@ def test_a_folder_whose_notes_mostly_name_their_work_is_one_work_notes(git_repo:
     assert config["guides"] == ["notes/**/*.md"]
     assert config["one-work-notes"] == ["notes/**/*.md"]
     assert "# found: 11 of 12 sampled notes in notes/ name their one work at the head" in text
-    assert "found one-work-notes" in out
+    assert "发现 one-work-notes = ['notes/**/*.md']：notes/ 中抽样 12 篇笔记，有 11 篇" in out  # the notes are Chinese
     code, out, _err = run("check", "--all", "--format", "json", "--select", "KB005")
     assert code == 0, out
 
@@ -296,3 +296,23 @@ def test_outside_git_init_writes_here_and_says_the_hooks_need_git(tmp_path: Path
 def test_in_git_init_says_nothing_on_stderr(git_repo: GitRepo) -> None:
     code, _out, err = run("init")
     assert (code, err) == (0, "")
+
+
+def test_in_a_chinese_knowledge_base_init_reports_in_chinese_and_writes_the_file_as_ever(git_repo: GitRepo) -> None:
+    """The report is said in the language found, which the file's `lang` sets for every later run;
+    the file's comments stay in English, as its keys' comments are."""
+    git_repo.commit_files({f"笔记/论文{n}.md": ZH_NOTE.format(n=n) for n in range(6)}, "notes")
+    config, text, out = init(git_repo)
+    assert config["lang"] == "zh"
+    lines = out.splitlines()
+    assert lines[0] == "已写入 .kbcheck.toml：每个键都是默认值；请编辑 [authors]，写明谁在哪里写"
+    assert "发现：笔记/ 有 6 篇笔记，每篇对应一个来源：指南" in lines
+    assert "# found: 笔记/ holds 6 notes, one per source: guides\n" in text
+    assert not any("found" in line or "wrote" in line for line in lines)
+
+
+def test_in_an_english_knowledge_base_init_reports_in_english(git_repo: GitRepo) -> None:
+    git_repo.commit_files({f"papers/p{n}.md": PAPER_NOTE.format(title=f"Paper {n}", n=n) for n in range(6)}, "notes")
+    _config, _text, out = init(git_repo)
+    assert out.startswith("wrote .kbcheck.toml: every key with its default; edit [authors] to say who writes where\n")
+    assert "found: papers/ holds 6 notes, one per source: guides" in out.splitlines()

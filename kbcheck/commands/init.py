@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kbcheck.commands import notify, repository
 from kbcheck.errors import KbcheckError, UsageError
-from kbcheck.i18n import _
+from kbcheck.i18n import _, say
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
@@ -40,13 +40,17 @@ def run_init(role: str | None, force: bool, out: TextIO, err: TextIO) -> int:
     proposed = {**detected.settings, **{key: value for key, (value, _why) in reasoned.items()}}
     path = write_init(root, force=force, author=author.toml() if author else "", proposed=proposed,
                       found=detected.found, reasons={key: why for key, (_value, why) in reasoned.items()})
-    print(f"wrote {path.name}: every key with its default; edit [authors] to say who writes where", file=out)
-    for line in detected.found:
-        print(f"found: {line}", file=out)
+    # the report is said in the language found in the notes, which the written file's `lang` now sets
+    lang = str(detected.settings.get("lang", "en"))
+    lines = [_("wrote {name}: every key with its default; edit [authors] to say who writes where", name=path.name),
+             *(_("found: {line}", line=line) for line in detected.found)]
     if author is not None:
-        print(f"recorded {author.email} as author '{author.slug}' with role {author.role}", file=out)
-    for key, (value, why) in reasoned.items():
-        print(f"found {key} = {value}: {why}", file=out)
+        lines.append(_("recorded {email} as author '{slug}' with role {role}", email=author.email, slug=author.slug,
+                       role=author.role))
+    lines += [_("found {key} = {value}: {why}", key=key, value=str(value), why=why)
+              for key, (value, why) in reasoned.items()]
+    for line in lines:
+        print(say(line, lang), file=out)
     if repo is None:
         notify([_("not in a git repository: wrote {name} in the current folder; the hooks, --staged and "
                   "the digest read git (run git init)", name=path.name)], err)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.i18n import _, listing
 from kbcheck.links.site import MDBOOK, MKDOCS, OBSIDIAN, site_root_in_tree
 from kbcheck.regex import lazy
 
@@ -46,12 +47,13 @@ def detect_links(snapshot: Snapshot, repo: git.Repository | None) -> list[Found]
         found.append(Found("link-renderer", renderer, why))
         root = site_root_in_tree(snapshot, renderer)
         if root:
-            found.append(Found("site-root", root, f"the folder {renderer} serves: `/x` links are read from {root}/"))
+            found.append(Found("site-root", root, _("the folder {renderer} serves: `/x` links are read from {root}/",
+                                                    renderer=renderer, root=root)))
     local = _local_folders(snapshot, repo)
     if local:
-        listed = ", ".join(f"{folder}/ ({count} links)" for folder, count in local)
-        found.append(Found("local-paths", [f"{folder}/**" for folder, _ in local],
-                           f"ignored by .gitignore and linked from the notes: {listed}"))
+        listed = listing(_("{folder}/ ({count} links)", folder=folder, count=count) for folder, count in local)
+        found.append(Found("local-paths", [f"{folder}/**" for folder, _count in local],
+                           _("ignored by .gitignore and linked from the notes: {listed}", listed=listed)))
     return found
 
 
@@ -65,17 +67,17 @@ def _notes(snapshot: Snapshot) -> dict[str, str]:
 
 def _renderer(snapshot: Snapshot) -> tuple[str, str]:
     if snapshot.exists(".obsidian") or (snapshot.root / ".obsidian").is_dir():
-        return OBSIDIAN, "an Obsidian vault (.obsidian/): links resolve from the vault's root or by name"
+        return OBSIDIAN, _("an Obsidian vault (.obsidian/): links resolve from the vault's root or by name")
     if snapshot.exists("mkdocs.yml") or snapshot.exists("mkdocs.yaml"):
-        return MKDOCS, "an MkDocs site (mkdocs.yml)"
+        return MKDOCS, _("an MkDocs site (mkdocs.yml)")
     if snapshot.exists("book.toml"):
-        return MDBOOK, "an mdbook (book.toml)"
+        return MDBOOK, _("an mdbook (book.toml)")
     notes = _notes(snapshot)
     wiki = sum(1 for text in notes.values() if _WIKILINK.search(text))
     plain = sum(1 for text in notes.values() if _MARKDOWN_LINK.search(text))
     if wiki >= 5 and wiki > 2 * plain:
-        return OBSIDIAN, (f"{wiki} of {len(notes)} notes link with [[wikilinks]] ({plain} with relative "
-                          "markdown links): links resolve by name, as in Obsidian")
+        return OBSIDIAN, _("{wiki} of {notes} notes link with [[wikilinks]] ({plain} with relative markdown "
+                           "links): links resolve by name, as in Obsidian", wiki=wiki, notes=len(notes), plain=plain)
     return "", ""
 
 
