@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kbcheck.i18n import _
+from kbcheck.i18n import _, ngettext
 from kbcheck.language import lang_of, words
 from kbcheck.page_templates import TEMPLATE_FOLDERS, is_template_path
 
@@ -178,9 +178,13 @@ def _guide_folders(notes: list[str], found: list[str]) -> list[str]:
     if small_top and len(chosen_top) > len(top) / 2:
         for folder in small_top:
             chosen[folder] = (f"{folder}/**/*.md", own[folder] + carried[folder])
-        found.append(_("{count} smaller top-level folders beside {guides} folders of guides ({folders}): guides "
-                       "too, filed the same way", count=len(small_top), guides=len(chosen_top),
-                       folders=", ".join(f + "/" for f in small_top[:3]) + (" …" if len(small_top) > 3 else "")))
+        # more than half of at least two top-level folders are guides: `{guides}` is never one
+        found.append(ngettext("{count} smaller top-level folder beside {guides} folders of guides ({folders}): "
+                              "guides too, filed the same way",
+                              "{count} smaller top-level folders beside {guides} folders of guides ({folders}): "
+                              "guides too, filed the same way", len(small_top), count=len(small_top),
+                              guides=len(chosen_top),
+                              folders=", ".join(f + "/" for f in small_top[:3]) + (" …" if len(small_top) > 3 else "")))
     return [chosen[folder][0] for folder in sorted(chosen)]
 
 

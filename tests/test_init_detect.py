@@ -191,7 +191,7 @@ def test_smaller_top_level_folders_join_when_most_are_guides(git_repo: GitRepo) 
     git_repo.commit_files(files, "notes")
     config, text, _ = init(git_repo)
     assert config["guides"] == ["parsing/**/*.md", "retrieval/**/*.md", "tagging/**/*.md"]
-    assert "# found: 1 smaller top-level folders beside 2 folders of guides (tagging/): guides too" in text
+    assert "# found: 1 smaller top-level folder beside 2 folders of guides (tagging/): guides too" in text
 
 
 def test_smaller_top_level_folders_stay_out_when_most_are_not_guides(git_repo: GitRepo) -> None:
