@@ -202,8 +202,9 @@ def _lists_left_out(lists: list[str], notes: list[str], guide_globs: list[str], 
     by_name = {name for name, count in names.items() if count > _LISTS_BY_PATH and count > all_names[name] / 2}
     negations = [f"!**/{name}" for name in sorted(by_name)]
     negations += [f"!{_anchored(path)}" for path in inside if posixpath.basename(path) not in by_name]
-    found.append(_("{count} lists inside the guide folders are left out of them: {globs}", count=len(inside),
-                   globs=", ".join(negations[:3]) + (" …" if len(negations) > 3 else "")))
+    found.append(ngettext("{count} list inside the guide folders is left out of them: {globs}",
+                          "{count} lists inside the guide folders are left out of them: {globs}", len(inside),
+                          count=len(inside), globs=", ".join(negations[:3]) + (" …" if len(negations) > 3 else "")))
     return negations
 
 

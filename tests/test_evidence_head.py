@@ -130,6 +130,18 @@ def test_a_near_head_names_no_work(shape: str) -> None:
     assert [(rule, path, subject) for rule, path, _line, subject in findings] == [("KB005", GUIDE, "4.2%")]
 
 
+@pytest.mark.parametrize(("head", "subjects"), [
+    # two addresses name two works, as two address lines do
+    ("https://example.org/a\n---\n\nNotes.\n\nhttps://example.org/b\n---\n\nNotes.\n", ["4.2%"]),
+    # a claim under the address is the note's body, not its head: its own section's link backs it alone
+    ("https://example.org/a\n---\n\nIt cuts memory by 3.1%.\n", ["4.2%"]),
+])
+def test_address_headings_are_read_as_address_lines(head: str, subjects: list[str]) -> None:
+    assert [f[3] for f in found(run(_guide(head), select={"KB005"}))] == subjects
+    plain = head.replace("\n---\n", "\n")
+    assert [f[3] for f in found(run(_guide(plain), select={"KB005"}))] == subjects
+
+
 def test_front_source_names_the_work() -> None:
     front = "---\ntitle: Reading notes\nresource: sparse-routing.pdf\n---\n"
     assert found(run(_guide("## Summary\n", front), select={"KB005"})) == []
@@ -335,7 +347,7 @@ def test_named_authors_back_no_other_block_and_a_description_is_no_report(text: 
     assert _unsourced(text) == [subject]
 
 
-def test_one_work(tmp_path: Path) -> None:
+def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
     from kbcheck.config import load_config
 
     (tmp_path / ".kbcheck.toml").write_text('one-work-notes = ["notes/**"]\n', encoding="utf-8")

@@ -149,6 +149,7 @@ def test_near_shapes_stay_claims(text: str, expected: list[str]) -> None:
         ("Let's say the head holds 2 hours of data, split into chunks.", []),
         ("The head holds 2 hours of data, split into chunks.", ["2 hours"]),
         ("Let's also say the warm-up period is 5 seconds.", []),
+        ("Let's just say the new model is 30% faster.", ["30%"]),  # an idiom that asserts
         # an example of a setting is no result; what an example reports is
         ("masking a high share of the image, e.g., 75%, makes the task hard", []),
         ("对输入图像的高比例（例如 75%）进行遮蔽", []),

@@ -245,14 +245,14 @@ def _long_enough(letters: str) -> bool:
 def _preamble(doc: Document) -> list[int]:
     """The head lines above the first heading (a source address on the note's first line, or an
     address heading), when no claim stands among them."""
-    first = doc.sections[0] if doc.sections else None
-    if first is None:
-        return []
-    blocks = [doc.blocks[i] for i in first.blocks[:HEAD_BLOCKS]]
-    if first.heading is not None:
-        if not _address(blocks[0]):
-            return []
-        blocks = blocks[:1]  # what stands under an address heading is the note's body
+    blocks: list[Block] = []
+    for section in doc.sections:  # in order: what stands before the first heading that is no address
+        if section.heading is not None and not (section.blocks and _address(doc.blocks[section.blocks[0]])):
+            break
+        blocks += [doc.blocks[i] for i in section.blocks]
+        if len(blocks) >= HEAD_BLOCKS:
+            break
+    blocks = blocks[:HEAD_BLOCKS]
     if any(b.claims for b in blocks):
         return []
     # a link to a page of the knowledge base up there is navigation (`[← 目录](../README.md)`), no work

@@ -38,6 +38,8 @@ from kbcheck.model.exemptions import NAMES
 from kbcheck.model.knowledge_base import GUIDE, Link
 
 if TYPE_CHECKING:
+    import re
+
     from kbcheck.model.cards import Card
     from kbcheck.model.claims import ClaimNumber
     from kbcheck.model.document import Block, Document
@@ -190,19 +192,22 @@ class _Levels:
 
     def _gather(self, blocks: Sequence[int], *, own: bool = False) -> Evidence:
         """The sources the blocks name; `own` when they are the number's own block and the items
-        it sits in, which named authors reporting a finding back (`labels.NAMED_AUTHORS`)."""
+        it sits in, which named authors reporting a finding back (`labels.NAMED_AUTHORS`) when
+        they cite nothing else: beside a cited card (`Wang 等人表明 arXiv:…`), the card is checked."""
         citations = tuple(c for i in blocks for c in self.resolved.block_citations[i])
         links = tuple(link for i in blocks for link in self.resolved.block_links[i])
-        return Evidence(citations, links + tuple(self._cited_by_author(blocks, own)))
+        links += tuple(self._cited_by_author(blocks, AUTHOR_DATE))
+        if own and not citations and not links:
+            links = tuple(self._cited_by_author(blocks, NAMED_AUTHORS))
+        return Evidence(citations, links)
 
-    def _cited_by_author(self, blocks: Sequence[int], own: bool) -> Iterator[Link]:
-        """The works the blocks cite by author and year (`(Hinton et al., 2012)`): sources without a card."""
-        patterns = (AUTHOR_DATE, NAMED_AUTHORS) if own else (AUTHOR_DATE,)
+    def _cited_by_author(self, blocks: Sequence[int], pattern: re.Pattern[str]) -> Iterator[Link]:
+        """The works the blocks cite by their authors (`(Hinton et al., 2012)`, `Emer and Clark 发现`):
+        sources without a card."""
         for i in blocks:
             block = self.doc.blocks[i]
-            for pattern in patterns:
-                for match in pattern.finditer(block.text):
-                    yield Link("work", match.group(0), block.line, match.start() + 1)
+            for match in pattern.finditer(block.text):
+                yield Link("work", match.group(0), block.line, match.start() + 1)
 
     def of_link(self, block: Block, ref_index: int) -> Evidence | None:
         """The source a link around the number points at, when it resolves to one."""

@@ -44,9 +44,9 @@ _EQUALS = lazy(r"(?<![=<>!])[=＝≈](?!=)")
 #: `8×A100` names a machine, and `/s` in a unit has no spaces around it
 _OPERATOR = lazy(r"(?<![\w.%])\d[\w.%]*(?:\s[A-Za-z]{1,12})?\s*(?:[×*÷]|\s[/+\-−]\s)\s*[\d(]")
 _CONDITION_ZH = lazy(r"假设|假如|假定|设想|如果|倘若|要是|即使|即便|哪怕|万一")
-#: `Let's say …` (`Let’s also say …`) supposes, as `Suppose …` does
+#: `Let's say …` (`Let’s also say …`) supposes, as `Suppose …` does (`Let's just say …` asserts)
 _CONDITION_EN = lazy(r"\b(?:even if|if|suppose|supposing|assume|assuming|imagine|hypothetically"
-                     r"|let(?:['’]s| us)(?:\s+(?:also|now|just))?\s+say)\b", re.IGNORECASE)
+                     r"|let(?:['’]s| us)(?:\s+also)?\s+say)\b", re.IGNORECASE)
 #: where a Chinese condition hands over to what follows from it
 _THEN_ZH = lazy(r"就|则|那么|便|也")
 _COMMA = lazy(r"[，,；;]")

@@ -19,9 +19,10 @@ shows name exactly one work (`evidence/head.py`): a byline (`Authors:`,
 heading, of any level) or in a first `## 基本信息` / `## Paper Info` section; a
 file named after its title and a year (`2023 Segment Anything.md`; not a dated
 `2024-05-01-….md`); head
-lines under the title that link or cite it (`arXiv: …` bold or not, `> ICML 2025.
-doi:…`, a line of links alone, a web address alone over `---`, which
-markdown reads as a heading); a `参考：` / `Source:` / `主要来源：` line
+lines under the title, or above it on the note's first lines, that link or cite it
+(`arXiv: …` bold or not, `> ICML 2025. doi:…`, a line of links alone; above the title,
+a web address alone over `---`, which markdown reads as a heading, is such a line
+too); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
 `resource`, `paper` or `pdf`; the title heading alone (its file name, in a note with
 no level-1 heading), in a note that

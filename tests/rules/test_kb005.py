@@ -49,8 +49,12 @@ def test_fires_when_block_and_section_cite_nothing() -> None:
     )
 
 
-def test_fires_when_only_cards_are_cited_and_none_holds_the_number() -> None:
-    line = "- BudgetPix（arXiv:2610.12307）节省 3.1x 算力"
+@pytest.mark.parametrize("line", [
+    "- BudgetPix（arXiv:2610.12307）节省 3.1x 算力",
+    # named authors beside the card they cite are the card's authors: the card is checked
+    "- Wang 等人表明 BudgetPix（arXiv:2610.12307）节省 3.1x 算力",
+])
+def test_fires_when_only_cards_are_cited_and_none_holds_the_number(line: str) -> None:
     report = kb005(f"## §4.1\n\n{line}\n")
     assert where(report) == [(3, col(line, "3.1x"), "3.1x")]
     assert report.findings[0].message == f"3.1x is not found in the cited card {BUDGETPIX}"
