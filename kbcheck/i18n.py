@@ -12,7 +12,7 @@ not pay for them (`docs/configuration.md`, key `lang`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -105,10 +105,20 @@ def ngettext(singular: str, plural: str, number: int, /, **values: Any) -> Text:
 
 def listing(items: Iterable[str]) -> str:
     """Items in running text: `a, b, c` in English, `a、b、c` in Chinese."""
+    return _joined(items, lambda item, rest: _("{item}, {items}", item=item, items=rest))
+
+
+def clauses(items: Iterable[str]) -> str:
+    """Clauses of one reason: `a; b` in English, `a；b` in Chinese."""
+    return _joined(items, lambda item, rest: _("{item}; {items}", item=item, items=rest))
+
+
+def _joined(items: Iterable[str], pair: Callable[[str, str], str]) -> str:
+    """The items joined pair by pair from the end, so each join is a message the catalog says."""
     parts = list(items)
     joined = parts[-1] if parts else ""
     for part in reversed(parts[:-1]):
-        joined = _("{item}, {items}", item=part, items=joined)
+        joined = pair(part, joined)
     return joined
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from kbcheck.i18n import _
+from kbcheck.i18n import _, clauses
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
                           folder=folder))
     why: str = ""
     if said:
-        shown = _semicolons(said[:3]) if len(said) <= 3 else _("{folders} and {more} more folders",
-                                                               folders=_semicolons(said[:3]), more=len(said) - 3)
+        shown = clauses(said[:3]) if len(said) <= 3 else _("{folders} and {more} more folders",
+                                                           folders=clauses(said[:3]), more=len(said) - 3)
         why = _("{folders} name their one work at the head: a note there whose head is its title alone is about "
                 "the work its title names", folders=shown)
     by_name = _named_for_works(p for p in paths if kb.kind_of(p) == GUIDE)
@@ -99,16 +99,8 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
                        "title names", folders=folders) if len(by_name) <= 3 else
                      _("{folders} and {more} more are named as notes on one kind of work: each note there is about "
                        "the work its title names", folders=folders, more=len(by_name) - 3))
-        why = _semicolons([why, named_for]) if why else named_for
+        why = clauses([why, named_for]) if why else named_for
     return chosen, why
-
-
-def _semicolons(parts: list[str]) -> str:
-    """Clauses of one reason, `; ` between them (`；` in Chinese)."""
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = _("{first}; {second}", first=part, second=joined)
-    return joined
 
 
 def _named_for_works(guides: Iterable[str]) -> list[str]:
