@@ -21,7 +21,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from kbcheck.i18n import _, clauses
+from kbcheck.i18n import _, clauses, ngettext
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -93,10 +93,10 @@ def one_work_folders(snapshot: Snapshot, guides: list[str], knowledge: list[str]
                   *(f"{f}/**/*.md" for f in by_name)]
         chosen.sort()
         folders = ", ".join(f"{f}/" for f in by_name[:3])
-        named_for = (_("{folder} is named as notes on one kind of work: each note there is about the work its title "
-                       "names", folder=folders) if len(by_name) == 1 else
-                     _("{folders} are named as notes on one kind of work: each note there is about the work its "
-                       "title names", folders=folders) if len(by_name) <= 3 else
+        named_for = (ngettext("{folders} is named as notes on one kind of work: each note there is about the work "
+                              "its title names",
+                              "{folders} are named as notes on one kind of work: each note there is about the work "
+                              "its title names", len(by_name), folders=folders) if len(by_name) <= 3 else
                      _("{folders} and {more} more are named as notes on one kind of work: each note there is about "
                        "the work its title names", folders=folders, more=len(by_name) - 3))
         why = clauses([why, named_for]) if why else named_for
