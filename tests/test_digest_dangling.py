@@ -76,3 +76,29 @@ def test_the_review_line_of_a_deleted_note_shows_its_caution(git_repo: GitRepo, 
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     [line] = [x for x in capsys.readouterr().out.splitlines() if "`notes/ilp/ilp.md`" in x and x.startswith("- ")]
     assert line.endswith("deleted ⚠ still linked from notes/book.md: those links now lead nowhere")
+
+
+def test_a_deleted_note_linked_by_its_percent_encoded_cjk_name_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    book = BOOK.replace("(ilp/ilp.md)", "(%E6%8C%87%E4%BB%A4%E5%B9%B6%E8%A1%8C.md)")
+    warnings = _deleted(git_repo, {"notes/指令并行.md": ILP, "notes/book.md": book, "notes/other.md": "# Other\n\nText.\n"},
+                        lambda r: r.remove("notes/指令并行.md"), capsys)
+    assert warnings == {"notes/指令并行.md": ["still linked from notes/book.md: those links now lead nowhere"]}
+
+
+def test_the_screen_keeps_every_file_that_may_link_a_deleted_note_and_no_other() -> None:
+    from kbcheck.digest.dangling import _Screen
+
+    screen = _Screen(["notes/ilp/ilp-notes.md", "guides/compilers/README.md"])
+    # the words of the name, whatever case, escapes or entities stand around them
+    assert screen.may_link("a.md", "See [the notes](ilp/ILP-Notes.md).")
+    assert screen.may_link("a.md", "See [[ilp notes]].")
+    assert screen.may_link("a.md", "See [it](ilp/%69lp-notes.md).")
+    assert screen.may_link("a.md", "See [it](ilp/&#105;lp-notes.md).")
+    # an index page by its folder's name, or from inside its folder by no name at all
+    assert screen.may_link("a.md", "See [compilers](guides/compilers/).")
+    assert screen.may_link("guides/compilers/deep/b.md", "Back [up](../).")
+    # a file holding one word of the name, or 50% and no escape, cannot link it
+    assert not screen.may_link("a.md", "On ilp scheduling: 50% of issue slots.")
+    assert not screen.may_link("guides/compilers-old/b.md", "Back [up](../).")
+    # the root's index page is linked by `/` alone: every file may link it
+    assert _Screen(["README.md"]).may_link("a.md", "Nothing named here.")

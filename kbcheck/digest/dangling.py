@@ -7,29 +7,88 @@ deleted item's caution names the files still linking it: a markdown link or path
 `KnowledgeBase.link_target` reads one: a note without its `.md`, a site page by its index), or a
 wikilink by its name (`[[ilp-notes]]`, as a wiki links by name anywhere).
 A rename is no deletion (its links are the rename's to fix, and the check reports them).
+
+Only the files whose text could link a deleted note are parsed (`_Screen`): a link to
+`ilp/ilp.md`, `[[ilp]]` or `ilp.html` holds the words of its name, and one to a folder's index
+page those of the folder's name, unless it is written from inside that folder (`./`, `../`). So a
+digest with a deletion reads every file's bytes once, not every file's parse.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from kbcheck.digest.new_page import page_name
 from kbcheck.links.site import page_variants
 from kbcheck.model.cards import PAPER, REPO
+from kbcheck.model.facts import read_text
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: the kinds of file whose links are read: every markdown file the knowledge base knows
 _LINKING_KINDS = (KNOWLEDGE, GUIDE, BRIEF, PAPER, REPO)
+#: a word of a file's name: letters and digits, as a link writes them whatever it escapes around them
+_WORD = lazy(r"[^\W_]+")
+#: the names of a folder's index page, which a link to the folder reaches
+_INDEX_NAMES = ("index", "readme")
+_PERCENT_ESCAPE = lazy(r"%[0-9a-f]{2}")
 
 
 def _stem(path: str) -> str:
     name = posixpath.basename(path)
     return (name[:-3] if name.endswith(".md") else name).casefold()
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """The words of a name, the longest first: the rarest, which rules most files out soonest."""
+    return tuple(sorted(set(_WORD.findall(name.casefold())), key=len, reverse=True))
+
+
+def _clues(path: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """What a link to `path` must hold: (the folder whose index page it is, else ""; the words of
+    the names it may be linked by, any one of them). An index page is linked by its own name or
+    its folder's; the root's by `/` alone, so every file may link it."""
+    folder = posixpath.dirname(path)
+    if _stem(path) not in _INDEX_NAMES:
+        return "", (_words(_stem(path)),)
+    return folder or ".", (_words(_stem(path)), _words(posixpath.basename(folder)))
+
+
+class _Screen:
+    """Which files could hold a link to one of the deleted notes (module docstring): one search
+    for the first word of every name rules most files out; the rest hold every word of a name."""
+
+    def __init__(self, deleted: Iterable[str]) -> None:
+        clues = [_clues(path) for path in deleted]
+        self._names = [words for _folder, names in clues for words in names]
+        folders = [folder for folder, _names in clues if folder]
+        #: every file may link these: a name of no words, or the root's index page
+        self._everyone = "." in folders or not all(self._names)
+        self._inside = tuple(folder + "/" for folder in folders)
+        self._first = re.compile("|".join(re.escape(words[0]) for words in self._names if words))
+
+    def may_link(self, path: str, text: str) -> bool:
+        """Whether the file at `path` may link a deleted note. Its text is read as written and,
+        where that decodes something, with percent-escapes and entities decoded (`%E7%AC%94`, `&amp;`)."""
+        if self._everyone or path.startswith(self._inside):
+            return True  # `./`, `../` from inside a folder reach its index page by no name
+        folded = text.casefold()
+        readings = [folded]
+        decoded = unquote(folded) if _PERCENT_ESCAPE.search(folded) else folded  # `50%` escapes nothing
+        decoded = html.unescape(decoded) if "&" in decoded else decoded
+        if decoded != folded:
+            readings.append(decoded)
+        return any(self._first.search(reading) is not None
+                   and any(all(word in reading for word in words) for words in self._names)
+                   for reading in readings)
 
 
 def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[str]]:
@@ -40,9 +99,16 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[s
     by_name: dict[str, str] = {}
     for path in sorted(paths):
         by_name.setdefault(_stem(path), path)
+    screen = _Screen(paths)
     site = kb.site
     out: dict[str, list[str]] = {}
-    for linking in kb.paths_of_kind(*_LINKING_KINDS):
+    linking_paths = kb.paths_of_kind(*_LINKING_KINDS)
+    texts = kb.snapshot.read_many(linking_paths)
+    for linking in linking_paths:
+        data = texts.get(linking)
+        text = read_text(data)[0] if data is not None and len(data) <= kb.facts.max_file_size else None
+        if text is not None and not screen.may_link(linking, text):
+            continue  # no link to a deleted note can be in it (a file with no text is read as before)
         for broken in kb.resolve(linking).broken_paths:
             name = page_name(broken.written)
             if name is not None:
