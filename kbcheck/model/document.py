@@ -408,6 +408,10 @@ def _inline_on_demand(front_matter: bool, env: dict[str, Any]) -> Callable[[Toke
     after = rules[rules.index(_inline_where_needed):]
 
     def parse(token: Token) -> None:
+        if not _needs_parse(token.content):  # its lines: `text_join`, the one core rule after, joins none
+            token.children = []
+            _plain_inline(token.content, token.children)
+            return
         state = StateCore("", md, env)
         state.tokens = [token]
         for rule in after:
@@ -670,20 +674,20 @@ class _Builder:
         # a blockquote quotes another document, as quotation marks do: its numbers are not claims here;
         # a reference list names works (`The 90% Solution`), so only a card's fields (`243⭐`) are claims there
         # the items of a list brought in by `假设：` / `Suppose:` are what-ifs, not claims
+        found = tagged_claims(masked, heading=block.kind == "heading") if self.claims else ()
         around: tuple[str, ...] = ()
-        if self.quote_depth:
-            around += ("blockquote",)
-        if self.listed:
-            around += self.listed[-1]
-        headed = self.headed.get(block.section, ())
-        led = block.kind in ("paragraph", "list_item")
-        around += tuple(tag for tag, _heads, leads in _HEADED
-                        if tag in headed or (led and leads(block.text or text)))
+        if found:  # what the block stands in only matters to its claims: most blocks have none
+            if self.quote_depth:
+                around += ("blockquote",)
+            if self.listed:
+                around += self.listed[-1]
+            headed = self.headed.get(block.section, ())
+            led = block.kind in ("paragraph", "list_item")
+            around += tuple(tag for tag, _heads, leads in _HEADED
+                            if tag in headed or (led and leads(block.text or text)))
         in_references = self.sections[block.section].role == REFERENCE
         row = block.text if block.kind == "table_row" else None
-        for start, _end, written, number, card_field, tags in (
-            tagged_claims(masked, heading=block.kind == "heading") if self.claims else ()
-        ):
+        for start, _end, written, number, card_field, tags in found:
             if in_references and card_field is None:
                 tags += ("reference-title",)
             if row is not None and row_change(row + " | " + masked[:start], written, number):
