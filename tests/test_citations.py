@@ -351,3 +351,16 @@ def test_a_url_ends_where_cjk_text_begins(text: str, expected: list[tuple[str, s
 def test_a_doi_ends_where_the_chinese_text_begins() -> None:
     found, _ = scan_prose("论文 10.1145/3458817.3476143的实验表明提升明显", ("organized",))
     assert [(kind, value) for _, kind, value, _ in found] == [("doi", "10.1145/3458817.3476143")]
+
+
+def test_scanning_for_some_kinds_finds_all_of_those_and_skips_the_later_scans() -> None:
+    text = ("See arXiv:2301.12345, https://github.com/openai/gpt-2 and 10.1145/3292500.3330701; "
+            "notes in organized/paper_cards/1-2302-00001.md, by huggingface/transformers, "
+            "and https://example.com/2303.00002 (a site, not an id).")
+    everything, _ = scan_prose(text, ("organized",))
+    wanted = ("arxiv", "doi", "repo")
+    some, _ = scan_prose(text, ("organized",), wanted)
+    assert [ref for ref in everything if ref[1] in wanted] == [ref for ref in some if ref[1] in wanted]
+    assert {kind for _offset, kind, _value, _form in everything} == {"arxiv", "repo", "doi", "url", "path", "repo_name"}
+    assert {kind for _offset, kind, _value, _form in some} == {"arxiv", "repo", "doi", "url"}
+    assert scan_prose(text, ("organized",), ())[0] == []

@@ -11,6 +11,7 @@ cached by content alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -109,18 +110,36 @@ def classify_url(url: str) -> tuple[str, str]:
     return "url", url
 
 
-def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, str, str]], str]:
+#: the kinds each of `scan_prose`'s scans finds, in the order they run
+_SCANS: tuple[frozenset[str], ...] = (
+    frozenset({"arxiv", "doi", "repo", "url"}),  # web addresses
+    frozenset({"arxiv"}),  # `arXiv:2301.12345`
+    frozenset({"arxiv"}),  # a bare `2301.12345`
+    frozenset({"doi"}),
+    frozenset({"path"}),
+    frozenset({"repo_name"}),
+)
+
+
+def scan_prose(text: str, roots: tuple[str, ...],
+               kinds: Collection[str] | None = None) -> tuple[list[tuple[int, str, str, str]], str]:
     """Find refs in prose; returns (offset, kind, value, form) tuples and the text with them masked.
 
     The masked text keeps every offset, so the claim-number scanner does not
-    read digits inside ids, URLs or paths.
+    read digits inside ids, URLs or paths. With `kinds`, the scans after the
+    last that can find one of them are not run (a scan's masks change only
+    the scans after it), so the refs of those kinds are all found, and fewer
+    of the others: asking whether a note names an arXiv id does not scan it
+    for paths and `owner/repo` names.
     """
     found: list[tuple[int, str, str, str]] = []
     masked = text
+    last = len(_SCANS) - 1 if kinds is None else max(
+        (stage for stage, finds in enumerate(_SCANS) if not finds.isdisjoint(kinds)), default=-1)
     # each pattern needs a literal character most prose lacks: skipping the scans that cannot
     # match (the `/` ones scan every word) is most of a cold full check's saving here
     slash, colon = "/" in text, ":" in text
-    if not slash and not colon and "." not in text:
+    if (not slash and not colon and "." not in text) or last < 0:
         return found, masked
     spans: list[tuple[int, int]] = []
     for m in (_URL.finditer(text) if colon else ()):
@@ -129,21 +148,21 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
         found.append((m.start(), kind, value, "text"))
         spans.append((m.start(), m.start() + len(url)))
     masked, spans = _mask(masked, spans), []
-    for m in (_ARXIV_PREFIXED.finditer(masked) if colon else ()):
+    for m in (_ARXIV_PREFIXED.finditer(masked) if colon and last >= 1 else ()):
         found.append((m.start(), "arxiv", normalize_arxiv(m.group(1)), "text"))
         spans.append((m.start(), m.end()))
     masked, spans = _mask(masked, spans), []
-    for m in _ARXIV_BARE.finditer(masked):
+    for m in (_ARXIV_BARE.finditer(masked) if last >= 2 else ()):
         if real_month(m.group(1)):
             found.append((m.start(), "arxiv", f"{m.group(1)}.{m.group(2)}", "text"))
             spans.append((m.start(), m.end()))
     masked, spans = _mask(masked, spans), []
-    for m in (_DOI.finditer(masked) if slash else ()):
+    for m in (_DOI.finditer(masked) if slash and last >= 3 else ()):
         doi = m.group(1).rstrip(_TRAILING)
         found.append((m.start(), "doi", normalize_doi(doi), "text"))
         spans.append((m.start(), m.start(1) + len(doi)))
     masked, spans = _mask(masked, spans), []
-    pattern = path_pattern(tuple(roots)) if slash else None
+    pattern = path_pattern(tuple(roots)) if slash and last >= 4 else None
     if pattern is not None:
         for m in pattern.finditer(masked):
             path = m.group(0).rstrip(_TRAILING + "-")
@@ -153,7 +172,7 @@ def scan_prose(text: str, roots: tuple[str, ...]) -> tuple[list[tuple[int, str, 
                 found.append((m.start(), "path", path, "text"))
             spans.append((m.start(), m.start() + len(path)))
         masked = _mask(masked, spans)
-    for m in (_REPO_NAME.finditer(masked) if slash else ()):
+    for m in (_REPO_NAME.finditer(masked) if slash and last >= 5 else ()):
         found.append((m.start(), "repo_name", normalize_repo(m.group(0)), "text"))
     found.sort(key=lambda item: item[0])
     return found, masked

@@ -625,7 +625,7 @@ class KnowledgeBase:
         if text is None:
             return False
         kinds = self.config.reference_kinds
-        found, _masked = scan_prose(text, self.roots)
+        found, _masked = scan_prose(text, self.roots, kinds)
         return any(kind in kinds for _offset, kind, _value, _form in found)
 
     @staticmethod
