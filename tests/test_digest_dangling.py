@@ -94,11 +94,32 @@ def test_the_screen_keeps_every_file_that_may_link_a_deleted_note_and_no_other()
     assert screen.may_link("a.md", "See [[ilp notes]].")
     assert screen.may_link("a.md", "See [it](ilp/%69lp-notes.md).")
     assert screen.may_link("a.md", "See [it](ilp/&#105;lp-notes.md).")
+    # escapes of capitals are casefolded once decoded, entities decoded before percent-escapes
+    assert screen.may_link("a.md", "See [it](ilp/%49LP-Notes.md).")
+    assert screen.may_link("a.md", "See [it](ilp/&#73;LP-Notes.md).")
+    assert screen.may_link("a.md", "See [it](ilp/&#37;49lp-notes.md).")
+    assert _Screen(["notes/Été.md"]).may_link("a.md", "See [x](%C3%89t%C3%A9.md).")
     # an index page by its folder's name, or from inside its folder by no name at all
     assert screen.may_link("a.md", "See [compilers](guides/compilers/).")
     assert screen.may_link("guides/compilers/deep/b.md", "Back [up](../).")
     # a file holding one word of the name, or 50% and no escape, cannot link it
     assert not screen.may_link("a.md", "On ilp scheduling: 50% of issue slots.")
     assert not screen.may_link("guides/compilers-old/b.md", "Back [up](../).")
-    # the root's index page is linked by `/` alone: every file may link it
+    # the root's and the site root's index page are linked by `/` alone: every file may link them
     assert _Screen(["README.md"]).may_link("a.md", "Nothing named here.")
+    assert _Screen(["src/README.md"], site_root="src").may_link("guide.md", "The [book](/index.html).")
+    assert not _Screen(["src/README.md"]).may_link("guide.md", "The [book](/index.html).")
+
+
+def test_a_deleted_site_root_index_page_linked_by_slash_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    config = mapping(["overview/*.md"], ["*.md", "src/**/*.md"])
+    git_repo.write_many({".kbcheck.toml": config, "overview/a.md": OVERVIEW, "book.toml": "[book]\ntitle = 'x'\n",
+                         "src/README.md": "# Intro\n\nThe book.\n", "src/SUMMARY.md": "- [Intro](README.md)\n",
+                         "src/ch.md": "# Chapter\n\nText.\n", "guide.md": "# Guide\n\nThe [book](/index.html).\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.remove("src/README.md")
+    git_repo.commit_all("cleanup", author="tom")
+    assert main(["digest", "--since", base, "--format", "json", "--lang", "en"]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    warnings = {i["path"]: i["warnings"] for i in items if i["change"] == "deleted"}
+    assert warnings["src/README.md"] == ["still linked from guide.md, src/SUMMARY.md: those links now lead nowhere"]

@@ -9,9 +9,11 @@ wikilink by its name (`[[ilp-notes]]`, as a wiki links by name anywhere).
 A rename is no deletion (its links are the rename's to fix, and the check reports them).
 
 Only the files whose text could link a deleted note are parsed (`_Screen`): a link to
-`ilp/ilp.md`, `[[ilp]]` or `ilp.html` holds the words of its name, and one to a folder's index
-page those of the folder's name, unless it is written from inside that folder (`./`, `../`). So a
-digest with a deletion reads every file's bytes once, not every file's parse.
+`ilp/ilp.md`, `[[ilp]]` or `ilp.html` holds the words of its name, as written or decoded as the
+parser decodes a link (entities, then percent-escapes), and one to a folder's index page those of
+the folder's name, unless it is written from inside that folder (`./`, `../`); the index page of
+the repository's root or the site's is linked by `/` alone, so every file may link it. So a cold
+digest with a deletion reads the bytes of the files whose links are not cached, not their parse.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ _LINKING_KINDS = (KNOWLEDGE, GUIDE, BRIEF, PAPER, REPO)
 _WORD = lazy(r"[^\W_]+")
 #: the names of a folder's index page, which a link to the folder reaches
 _INDEX_NAMES = ("index", "readme")
-_PERCENT_ESCAPE = lazy(r"%[0-9a-f]{2}")
+_PERCENT_ESCAPE = lazy(r"%[0-9A-Fa-f]{2}")
 
 
 def _stem(path: str) -> str:
@@ -52,40 +54,39 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(sorted(set(_WORD.findall(name.casefold())), key=len, reverse=True))
 
 
-def _clues(path: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
+def _clues(path: str, site_root: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
     """What a link to `path` must hold: (the folder whose index page it is, else ""; the words of
     the names it may be linked by, any one of them). An index page is linked by its own name or
-    its folder's; the root's by `/` alone, so every file may link it."""
+    its folder's; the root's and the site root's by `/` alone, so every file may link them."""
     folder = posixpath.dirname(path)
     if _stem(path) not in _INDEX_NAMES:
         return "", (_words(_stem(path)),)
-    return folder or ".", (_words(_stem(path)), _words(posixpath.basename(folder)))
+    everyone = folder in ("", site_root)
+    return "." if everyone else folder, (_words(_stem(path)), _words(posixpath.basename(folder)))
 
 
 class _Screen:
     """Which files could hold a link to one of the deleted notes (module docstring): one search
     for the first word of every name rules most files out; the rest hold every word of a name."""
 
-    def __init__(self, deleted: Iterable[str]) -> None:
-        clues = [_clues(path) for path in deleted]
+    def __init__(self, deleted: Iterable[str], site_root: str = "") -> None:
+        clues = [_clues(path, site_root) for path in deleted]
         self._names = [words for _folder, names in clues for words in names]
         folders = [folder for folder, _names in clues if folder]
         #: every file may link these: a name of no words, or the root's index page
         self._everyone = "." in folders or not all(self._names)
-        self._inside = tuple(folder + "/" for folder in folders)
+        self._inside = tuple(folder + "/" for folder in folders if folder != ".")
         self._first = re.compile("|".join(re.escape(words[0]) for words in self._names if words))
 
     def may_link(self, path: str, text: str) -> bool:
         """Whether the file at `path` may link a deleted note. Its text is read as written and,
-        where that decodes something, with percent-escapes and entities decoded (`%E7%AC%94`, `&amp;`)."""
+        where it holds escapes, decoded as the parser decodes a link: entities, then
+        percent-escapes (`&#73;`, `%C3%89`, `%E7%AC%94`), each reading casefolded."""
         if self._everyone or path.startswith(self._inside):
             return True  # `./`, `../` from inside a folder reach its index page by no name
-        folded = text.casefold()
-        readings = [folded]
-        decoded = unquote(folded) if _PERCENT_ESCAPE.search(folded) else folded  # `50%` escapes nothing
-        decoded = html.unescape(decoded) if "&" in decoded else decoded
-        if decoded != folded:
-            readings.append(decoded)
+        decoded = html.unescape(text) if "&" in text else text
+        decoded = unquote(decoded) if _PERCENT_ESCAPE.search(decoded) else decoded  # `50%` escapes nothing
+        readings = [text.casefold()] + ([decoded.casefold()] if decoded != text else [])
         return any(self._first.search(reading) is not None
                    and any(all(word in reading for word in words) for words in self._names)
                    for reading in readings)
@@ -99,11 +100,14 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[s
     by_name: dict[str, str] = {}
     for path in sorted(paths):
         by_name.setdefault(_stem(path), path)
-    screen = _Screen(paths)
     site = kb.site
+    screen = _Screen(paths, site.root)
     out: dict[str, list[str]] = {}
     linking_paths = kb.paths_of_kind(*_LINKING_KINDS)
-    texts = kb.snapshot.read_many(linking_paths)
+    # the files whose links are not cached are screened by their bytes; a warm run reads the cache
+    unparsed = set(kb.facts.uncached([(path, kb.kind_of(path)) for path in linking_paths], exact=True)
+                   if kb.facts.cached else linking_paths)
+    texts = kb.snapshot.read_many(path for path in linking_paths if path in unparsed)
     for linking in linking_paths:
         data = texts.get(linking)
         text = read_text(data)[0] if data is not None and len(data) <= kb.facts.max_file_size else None

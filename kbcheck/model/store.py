@@ -371,9 +371,10 @@ class FactStore:
         self._refs[path] = value
         return value
 
-    def uncached(self, files: Iterable[tuple[str, str]]) -> list[str]:
+    def uncached(self, files: Iterable[tuple[str, str]], *, exact: bool = False) -> list[str]:
         """The paths among these (path, kind) files whose refs are not in the cache: what a
-        run would have to parse."""
+        run would have to parse. Unless `exact`, none when most of the first ones are cached
+        (a warm run, which need not look up every file to know it)."""
         cache = self._cache(REFS)
         if cache is None:
             return []
@@ -382,7 +383,7 @@ class FactStore:
             blob = self.snapshot.blob_id(path)
             if blob is not None and path not in self._refs and not cache.has(blob, self._key("refs", _parse_class(kind))):
                 missing.append(path)
-            if index == _SAMPLE - 1 and len(missing) * 2 < _SAMPLE:
+            if not exact and index == _SAMPLE - 1 and len(missing) * 2 < _SAMPLE:
                 return []  # mostly cached: the run is warm, and need not load every shard up front
         return missing
 
