@@ -28,7 +28,6 @@ from urllib.parse import unquote
 from kbcheck.digest.new_page import page_name
 from kbcheck.links.site import page_variants
 from kbcheck.model.cards import PAPER, REPO
-from kbcheck.model.facts import read_text
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE
 from kbcheck.regex import lazy
 
@@ -73,7 +72,7 @@ class _Screen:
         clues = [_clues(path, site_root) for path in deleted]
         self._names = [words for _folder, names in clues for words in names]
         folders = [folder for folder, _names in clues if folder]
-        #: every file may link these: a name of no words, or the root's index page
+        #: every file may link these: a name of no words, or the root's or the site root's index page
         self._everyone = "." in folders or not all(self._names)
         self._inside = tuple(folder + "/" for folder in folders if folder != ".")
         self._first = re.compile("|".join(re.escape(words[0]) for words in self._names if words))
@@ -105,12 +104,11 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[s
     out: dict[str, list[str]] = {}
     linking_paths = kb.paths_of_kind(*_LINKING_KINDS)
     # the files whose links are not cached are screened by their bytes; a warm run reads the cache
-    unparsed = set(kb.facts.uncached([(path, kb.kind_of(path)) for path in linking_paths], exact=True)
-                   if kb.facts.cached else linking_paths)
+    unparsed = set(kb.facts.uncached([(path, kb.kind_of(path)) for path in linking_paths], exact=True))
     texts = kb.snapshot.read_many(path for path in linking_paths if path in unparsed)
     for linking in linking_paths:
         data = texts.get(linking)
-        text = read_text(data)[0] if data is not None and len(data) <= kb.facts.max_file_size else None
+        text = kb.facts.text_of(data) if data is not None else None
         if text is not None and not screen.may_link(linking, text):
             continue  # no link to a deleted note can be in it (a file with no text is read as before)
         for broken in kb.resolve(linking).broken_paths:

@@ -199,6 +199,10 @@ class FactStore:
         self._texts[path] = text
         return text
 
+    def text_of(self, data: bytes) -> str | None:
+        """The text these bytes are, as `text` decides it (None for none), without a notice."""
+        return read_text(data)[0] if self._over_limit(len(data)) is None else None
+
     def _over_limit(self, size: int) -> str | None:
         if size > self.max_file_size:
             return _("skipped: {size} bytes is over max-file-size ({limit})", size=size, limit=self.max_file_size)
@@ -374,10 +378,10 @@ class FactStore:
     def uncached(self, files: Iterable[tuple[str, str]], *, exact: bool = False) -> list[str]:
         """The paths among these (path, kind) files whose refs are not in the cache: what a
         run would have to parse. Unless `exact`, none when most of the first ones are cached
-        (a warm run, which need not look up every file to know it)."""
+        (a warm run, which need not look up every file to know it), or when there is no cache."""
         cache = self._cache(REFS)
         if cache is None:
-            return []
+            return [path for path, _kind in files if path not in self._refs] if exact else []
         missing: list[str] = []
         for index, (path, kind) in enumerate(files):
             blob = self.snapshot.blob_id(path)
