@@ -1,5 +1,6 @@
-"""A deleted note that files at head still link (`kbcheck.digest.dangling`, docs/output.md): the
-deleted item names them; a deletion nothing links, a link fixed in the range and a rename do not."""
+"""A deleted or moved note that files at head still link at its old place (`kbcheck.digest.dangling`,
+docs/output.md, "Still linked"): the item names them; a deletion nothing links, a link fixed in the
+range and a wikilink that finds a moved note by name do not."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ OVERVIEW = "# Overview\n\n## Compilers\n\nHow compilers schedule instructions.\n
 ILP = "# Instruction-level parallelism\n\nA reading note: pipelining and wide issue.\n"
 BOOK = "# The dragon book\n\nChapter ten, read with [the ILP note](ilp/ilp.md).\n"
 WIKI_BOOK = "# The dragon book\n\nChapter ten, read with [[ilp]].\n"
+PIPE = "# Pipelines\n\nFive stages.\n"
 
 
 def _deleted(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
@@ -123,3 +125,55 @@ def test_a_deleted_site_root_index_page_linked_by_slash_names_the_linking_file(g
     items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
     warnings = {i["path"]: i["warnings"] for i in items if i["change"] == "deleted"}
     assert warnings["src/README.md"] == ["still linked from guide.md, src/SUMMARY.md: those links now lead nowhere"]
+
+
+def _moved(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
+           lang: str = "en") -> dict[str, list[str]]:
+    """The warnings of each moved item (one with an `old_path`) after `change(repo)` runs in the range."""
+    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
+    base = repo.commit_all("base", author="tom")
+    change(repo)
+    repo.commit_all("move", author="tom")
+    assert main(["digest", "--since", base, "--format", "json", "--lang", lang]) == 0
+    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
+    return {i["path"]: i["warnings"] for i in items if i["old_path"] is not None}
+
+
+def test_a_renamed_note_still_linked_at_its_old_path_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    def rename(repo: GitRepo) -> None:
+        repo.git("mv", "notes/ilp/ilp.md", "notes/ilp/parallelism.md")
+
+    assert _moved(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK}, rename, capsys) == {
+        "notes/ilp/parallelism.md": [
+            "still linked at its old path notes/ilp/ilp.md from notes/book.md: those links now lead nowhere"]}
+
+
+def test_a_note_moved_and_rewritten_still_linked_by_its_old_name_says_so_in_zh(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    def move(repo: GitRepo) -> None:  # git pairs nothing: the moved note is rewritten, under a new folder
+        repo.remove("notes/ilp/ilp.md")
+        repo.write("notes/arch/ilp.md", "# ILP, rewritten\n\nScoreboarding, Tomasulo and the reorder buffer.\n")
+
+    assert _moved(git_repo, {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK}, move, capsys, lang="zh") == {
+        "notes/arch/ilp.md": ["旧路径 notes/ilp/ilp.md 仍被 notes/book.md 链接：这些链接已无处可去"]}
+
+
+def test_a_move_whose_links_were_updated_or_follow_the_name_has_no_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    def move_and_relink(repo: GitRepo) -> None:
+        repo.git("mv", "notes/ilp/ilp.md", "notes/ilp/parallelism.md")
+        repo.write("notes/book.md", BOOK.replace("ilp/ilp.md", "ilp/parallelism.md"))
+        repo.remove("notes/pipe.md")  # `[[pipe]]` finds it by name in its new folder
+        repo.write("notes/arch/pipe.md", PIPE)
+
+    before = {"notes/ilp/ilp.md": ILP, "notes/book.md": BOOK, "notes/pipe.md": PIPE,
+              "notes/wiki.md": "# Wiki\n\nSee [[pipe]].\n"}
+    assert _moved(git_repo, before, move_and_relink, capsys) == {"notes/ilp/parallelism.md": [], "notes/arch/pipe.md": []}
+
+
+def test_the_review_line_of_a_renamed_note_shows_only_its_still_linked_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, "notes/ilp/ilp.md": ILP, "notes/book.md": BOOK})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.git("mv", "notes/ilp/ilp.md", "notes/ilp/parallelism.md")
+    git_repo.commit_all("rename", author="tom")
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if "`notes/ilp/parallelism.md`" in x and x.startswith("- ")]
+    assert line.endswith(" ⚠ still linked at its old path notes/ilp/ilp.md from notes/book.md: those links now lead nowhere")

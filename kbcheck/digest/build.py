@@ -16,7 +16,7 @@ from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import AddedDays, as_date, restored_day
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
-from kbcheck.digest.dangling import still_linking
+from kbcheck.digest.dangling import old_place, still_linked_caution, still_linking
 from kbcheck.digest.index_page import index_page
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
@@ -164,8 +164,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.copy_of = copies.original_of(item.path)
             if item.copy_of is not None:
                 copied.setdefault(item.copy_of, []).append(item.path)
-    # a deleted note some file still links: the link leads nowhere now, and the check of the range misses it
-    dangling = still_linking(head_kb, [i.path for i in items if i.change == DELETED])
+    # a deleted or moved note some file still links at its old place: the link leads nowhere now, and
+    # the check of the range misses it
+    dangling = still_linking(head_kb, [place for i in items if (place := old_place(i)) is not None])
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
@@ -177,14 +178,17 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.restored = day.isoformat() if day is not None else None
         if (item.change == ADDED or item.old_path is not None) and item.kind in (GUIDE, BRIEF):
             item.index_page = index_page(head_kb, item.path)
+        place = old_place(item)
+        item.still_linked = dangling.get(place, []) if place is not None else []
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang))
             item.cautions.extend(contradictions.of(item, lang))
             if item.path in copied:
                 item.cautions.append(say(lang, "caution.copied", copies=capped(lang, copied[item.path], 2)))
-        elif item.path in dangling:
-            item.cautions.append(say(lang, "caution.still_linked", linkers=capped(lang, dangling[item.path], 2)))
+        linked_caution = still_linked_caution(item, lang)
+        if linked_caution is not None:
+            item.cautions.append(linked_caution)
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""

@@ -1,4 +1,5 @@
-"""Links a deletion left dangling: the files at head that still link a note the range deleted.
+"""Links a deletion or a move left dangling: the files at head that still link a note where the range
+took it from.
 
 A hand-written brief that reports "deleted: the ILP note" also says "the Dragon Book note still
 links it": the check (KB009) reports that link only when the linking file is checked, and a digest
@@ -6,7 +7,9 @@ checks the files the range changed, so a link in a note the range did not touch 
 deleted item's caution names the files still linking it: a markdown link or path to it (read as
 `KnowledgeBase.link_target` reads one: a note without its `.md`, a site page by its index), or a
 wikilink by its name (`[[ilp-notes]]`, as a wiki links by name anywhere).
-A rename is no deletion (its links are the rename's to fix, and the check reports them).
+A moved note (a rename, or a deletion and an addition that are one note moved,
+`kbcheck.digest.moves`) is read the same at its old path: a file still linking the old path
+is no longer linking anything, and the moved item's caution says so.
 
 Only the files whose text could link a deleted note are parsed (`_Screen`): a link to
 `ilp/ilp.md`, `[[ilp]]` or `ilp.html` holds the words of its name, as written or decoded as the
@@ -25,13 +28,16 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+from kbcheck.digest.model import DELETED
 from kbcheck.digest.new_page import page_name
+from kbcheck.digest.phrases import capped, say
 from kbcheck.links.site import page_variants
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
+    from kbcheck.digest.model import Item
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 #: the kinds of file whose links are read: every markdown file the knowledge base knows
@@ -125,4 +131,19 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[s
     return out
 
 
-__all__ = ["still_linking"]
+def old_place(item: Item) -> str | None:
+    """Where the range took a note from: a deleted note's path, a moved one's old path; else None."""
+    return item.path if item.change == DELETED else item.old_path
+
+
+def still_linked_caution(item: Item, lang: str) -> str | None:
+    """The caution naming the files still linking the item's old place (`Item.still_linked`), if any."""
+    if not item.still_linked:
+        return None
+    linkers = capped(lang, item.still_linked, 2)
+    if item.change == DELETED:
+        return say(lang, "caution.still_linked", linkers=linkers)
+    return say(lang, "caution.still_linked_old", old=item.old_path, linkers=linkers)
+
+
+__all__ = ["old_place", "still_linked_caution", "still_linking"]

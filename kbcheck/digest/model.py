@@ -157,6 +157,9 @@ class Item:
     digested: bool = False
     #: for an increment: living documents it links that do not exist yet (`kbcheck.digest.new_page`)
     new_pages: list[NewPage] = field(default_factory=list)
+    #: files at head with a broken link to the item's old place: a deleted note's path, a moved one's
+    #: `old_path` (`kbcheck.digest.dangling`)
+    still_linked: list[str] = field(default_factory=list)
 
     @property
     def cited_no_entry(self) -> bool:

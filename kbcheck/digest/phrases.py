@@ -102,6 +102,7 @@ _PHRASES: dict[str, str] = {
     "caution.same_paper": ("a second note on one paper: {others} is also a note on {id}, under the same title; "
                            "one of them may be enough"),
     "caution.still_linked": "still linked from {linkers}: those links now lead nowhere",
+    "caution.still_linked_old": "still linked at its old path {old} from {linkers}: those links now lead nowhere",
     "caution.copied": ("copied in this range: {copies}, the same text but for a line or two; one of them may be "
                        "enough"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} year{s} "

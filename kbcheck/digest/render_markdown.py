@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from kbcheck import i18n
+from kbcheck.digest.dangling import still_linked_caution
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, plural, say, why
 from kbcheck.model.document import inline_text
@@ -172,9 +173,12 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
 
     def review_line(item: Item) -> str:
         # a note to read (nowhere to fold it) keeps its first cautions: they are what reading it needs;
-        # a deleted note keeps its one (files still linking it)
-        kept = item.unfolded or item.change == DELETED
-        shown = [f" ⚠ {escape_markdown(c)}" for c in item.cautions[:_REVIEW_CAUTIONS]] if kept else []
+        # a deleted note keeps its one, and a moved note the one of them, files still linking its old place
+        if item.unfolded or item.change == DELETED:
+            kept = item.cautions[:_REVIEW_CAUTIONS]
+        else:
+            kept = [c for c in [still_linked_caution(item, lang)] if c is not None]
+        shown = [f" ⚠ {escape_markdown(c)}" for c in kept]
         if lang == "zh":
             return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" + "".join(shown)
         return f"- {escape_markdown(item.title)} ({_code(item.path)}): {escape_markdown(item.reason)}" + "".join(shown)
