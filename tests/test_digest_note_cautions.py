@@ -217,3 +217,43 @@ def test_a_folder_own_page_is_filed_in_the_folder_parent(path: str, folder: str)
     from kbcheck.digest.moves import note_folder
 
     assert note_folder(path) == folder
+
+
+NOTES = mapping(["overview/*.md"], ["notes/**/*.md"])
+MAPREDUCE = "# MapReduce: Simplified Data Processing\n\nMap, then reduce; the combiner saves the network.\n"
+
+
+def test_an_added_note_under_a_long_file_name_another_folder_holds_has_a_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A paper noted under two venues, a course's folder copied: the second note of one work."""
+    stub = "# Mapreduce Simplified Data Processing\n\nAbstract only, to read.\n"
+    warnings = _cautions(git_repo, {"notes/papers/mapreduce-simplified-data-processing.md": stub},
+                         {"notes/drafts/mapreduce-simplified-data-processing.md": MAPREDUCE,
+                          "notes/新/分布式系统数据处理模型.md": "# 分布式\n\n模型与实践。\n"}, capsys, config=NOTES)
+    assert [w for w in warnings["notes/drafts/mapreduce-simplified-data-processing.md"] if w.startswith("another")] == [
+        "another note has this file name: notes/papers/mapreduce-simplified-data-processing.md; a second note on "
+        "the same work, or one to merge"]
+    assert not [w for w in warnings["notes/新/分布式系统数据处理模型.md"] if w.startswith("another")]
+
+
+def test_a_short_or_index_file_name_in_two_folders_is_no_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = {"notes/os/2 - Introduction to Systems.md": "# Intro\n\nProcesses.\n",
+              "notes/os/README.md": "# OS\n\nA course.\n",
+              "notes/db/分布式系统数据处理模型.md": "# 分布式\n\n模型。\n"}
+    new = {"notes/net/2 - Introduction to Systems.md": "# Intro\n\nPackets.\n",
+           "notes/net/README.md": "# Networks\n\nA course.\n",
+           "notes/new/分布式系统数据处理模型.md": "# 分布式\n\n实践。\n"}
+    warnings = _cautions(git_repo, before, new, capsys, config=NOTES)
+    assert not [w for w in warnings["notes/net/2 - Introduction to Systems.md"] if w.startswith("another")]
+    assert not [w for w in warnings["notes/net/README.md"] if w.startswith("another")]
+    # a CJK name of ten characters is five words: it names one work
+    assert [w for w in warnings["notes/new/分布式系统数据处理模型.md"] if w.startswith("another")] == [
+        "another note has this file name: notes/db/分布式系统数据处理模型.md; a second note on the same work, "
+        "or one to merge"]
+
+
+def test_a_near_copy_is_told_once_not_again_as_a_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    body = "# MapReduce notes\n\n" + "".join(f"Line {n} of what the paper says about its model.\n\n" for n in range(8))
+    warnings = _cautions(git_repo, {"notes/a/mapreduce-simplified-data-processing.md": body},
+                         {"notes/b/mapreduce-simplified-data-processing.md": body}, capsys, config=NOTES)
+    copy = warnings["notes/b/mapreduce-simplified-data-processing.md"]
+    assert not [w for w in copy if w.startswith("another")]

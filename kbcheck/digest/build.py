@@ -182,7 +182,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         item.still_linked = dangling.get(place, []) if place is not None else []
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
-            item.cautions.extend(note_cautions.of(item, lang))
+            item.cautions.extend(note_cautions.of(item, lang, copied.get(item.path, ())))
             item.cautions.extend(contradictions.of(item, lang))
             if item.path in copied:
                 item.cautions.append(say(lang, "caution.copied", copies=capped(lang, copied[item.path], 2)))

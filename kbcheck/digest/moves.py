@@ -25,14 +25,14 @@ if TYPE_CHECKING:
 
 
 #: file names (without suffix, case ignored) that are a folder's own page: the folder names the note
-_INDEX_STEMS = frozenset({"readme", "index", "_index"})
+INDEX_STEMS = frozenset({"readme", "index", "_index"})
 
 
 def note_name(path: str) -> str:
     """What names a note: its file name, or for a folder's own page (`README.md`, `index.md`,
     `_index.md`) its folder and file name (`Tree Drafts/README.md`)."""
     name = posixpath.basename(path)
-    if posixpath.splitext(name)[0].lower() in _INDEX_STEMS:
+    if posixpath.splitext(name)[0].lower() in INDEX_STEMS:
         return "/".join(path.split("/")[-2:]) if "/" in path else ""
     return name
 
@@ -41,7 +41,7 @@ def note_folder(path: str) -> str:
     """The folder a note is filed in: its file's, or for a folder's own page the folder's parent
     (`classics/Attention/README.md` is filed in `classics`); "" at the top."""
     folder = posixpath.dirname(path)
-    if posixpath.splitext(posixpath.basename(path))[0].lower() in _INDEX_STEMS:
+    if posixpath.splitext(posixpath.basename(path))[0].lower() in INDEX_STEMS:
         folder = posixpath.dirname(folder)
     return folder
 
@@ -86,4 +86,4 @@ def _pairs(deleted: list[str], added: list[str], trees: list[str]) -> dict[str, 
     return {p: by_deleted[note_name(p)] for p in added if note_name(p) in unique}
 
 
-__all__ = ["note_name", "paired_moves"]
+__all__ = ["INDEX_STEMS", "note_name", "paired_moves"]

@@ -4,6 +4,11 @@
   heading or head names exactly one) is also the paper of other such notes with another title (a
   paper link copied from a template): one of them names the wrong paper. Under the same title, it
   is **a second note on one paper** (a note filed twice, a copy under another folder).
+- **A namesake**: an added note whose file name (without its suffix, case ignored) is long enough
+  to name one work (at least `NAME_WORDS` words, a CJK word counted per two characters) is the
+  file name of another note in another folder: a second note on the same work (a paper noted
+  under two venues, a course's folder copied), or one to merge. A folder's own page (`README.md`)
+  names no work; a note whose near-copy the digest already names is not told again.
 - **Back-filled**: the note's paper (an arXiv id tells its month; not an id under two titles,
   which may be another paper's) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
@@ -21,10 +26,13 @@
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.chronology import note_date
 from kbcheck.digest.model import DELETED, Item
+from kbcheck.digest.moves import INDEX_STEMS
 from kbcheck.digest.phrases import plural, say
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
@@ -48,11 +56,25 @@ HABIT_SHARE = 0.5
 #: ... and at least this many of them are dated (fewer tell no habit)
 HABIT_NOTES = 5
 _TITLE_CHARS = lazy(r"[\W_]+")
+#: a file name of at least this many words names one work (`Introduction.md`, `2 - Setup.md` name none)
+NAME_WORDS = 4
+_NAME_WORD = lazy(r"[^\W\d_]+")
+_CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
 def _shown(paths: list[str]) -> str:
     return ", ".join(paths[:_TWINS_SHOWN]) + (f" +{len(paths) - _TWINS_SHOWN}" if len(paths) > _TWINS_SHOWN else "")
+
+
+def _file_name(path: str) -> str | None:
+    """A note's file name as a key, casefolded, when it is long enough to name one work (`NAME_WORDS`)."""
+    stem = posixpath.splitext(posixpath.basename(path))[0].casefold()
+    if stem in INDEX_STEMS:
+        return None
+    words = sum(1 for word in _NAME_WORD.findall(stem) if not _CJK.match(word))
+    words += len(_CJK.findall(stem)) // 2
+    return stem if words >= NAME_WORDS else None
 
 
 def _same_title(a: str, b: str) -> bool:
@@ -74,6 +96,7 @@ class NoteCautions:
         self._by_id: dict[str, list[str]] | None = None
         self._sole: dict[str, str] = {}
         self._habits: dict[str, dict[str, bool]] = {}
+        self._by_name: dict[str, list[str]] | None = None
 
     def _sole_id(self, path: str) -> str | None:
         """The paper a note about one work stands for (`kbcheck.evidence.head.one_work`), else None."""
@@ -112,8 +135,9 @@ class NoteCautions:
         self._read_ids()
         return self._sole
 
-    def of(self, item: Item, lang: str) -> list[str]:
-        """The cautions of a changed note (none for cards, living documents and deleted files)."""
+    def of(self, item: Item, lang: str, copies: Sequence[str] = ()) -> list[str]:
+        """The cautions of a changed note (none for cards, living documents and deleted files);
+        `copies` are the notes the digest already names as its near-copies."""
         if item.change == DELETED or item.kind not in (GUIDE, BRIEF) or not item.consumed:
             return []
         sole = self._sole_id(item.path)
@@ -121,6 +145,8 @@ class NoteCautions:
         # an id another note claims under another title may be the wrong paper's: no date is read from it
         backfilled = None if out else self._backfilled(item, sole, lang)
         out += same
+        if not out and item.change == "added" and item.copy_of is None:
+            out += self._namesakes(item, lang, copies)
         if backfilled:
             out.append(backfilled)
         out += self._unread(item, lang, bool(backfilled))
@@ -145,6 +171,20 @@ class NoteCautions:
         # a second note under the same title: the same paper noted twice (a copy, a note filed twice)
         second = [say(lang, "caution.same_paper", id=display, others=_shown(copies))] if copies else []
         return [], second
+
+    def _namesakes(self, item: Item, lang: str, copies: Sequence[str]) -> list[str]:
+        """The caution of the other notes under the item's file name, when that name names one work."""
+        name = _file_name(item.path)
+        if name is None:
+            return []
+        if self._by_name is None:
+            self._by_name = {}
+            for path in self.kb.paths_of_kind(GUIDE, BRIEF):
+                key = _file_name(path)
+                if key is not None:
+                    self._by_name.setdefault(key, []).append(path)
+        others = [p for p in self._by_name.get(name, ()) if p != item.path and p not in copies]
+        return [say(lang, "caution.namesake", others=_shown(others))] if others else []
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
         if not self.living or item.change != "added" or sole is None or not _ARXIV.match(sole):
