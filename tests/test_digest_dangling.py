@@ -21,16 +21,28 @@ WIKI_BOOK = "# The dragon book\n\nChapter ten, read with [[ilp]].\n"
 PIPE = "# Pipelines\n\nFive stages.\n"
 
 
-def _deleted(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
-             lang: str = "en") -> dict[str, list[str]]:
-    """The warnings of each deleted item after `change(repo)` runs in the range."""
+def _warnings(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
+              lang: str, wanted: Any) -> dict[str, list[str]]:
+    """The warnings of each item `wanted(item)` picks after `change(repo)` runs in the range."""
     repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
     base = repo.commit_all("base", author="tom")
     change(repo)
     repo.commit_all("cleanup", author="tom")
     assert main(["digest", "--since", base, "--format", "json", "--lang", lang]) == 0
     items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
-    return {i["path"]: i["warnings"] for i in items if i["change"] == "deleted"}
+    return {i["path"]: i["warnings"] for i in items if wanted(i)}
+
+
+def _deleted(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
+             lang: str = "en") -> dict[str, list[str]]:
+    """The warnings of each deleted item."""
+    return _warnings(repo, before, change, capsys, lang, lambda i: i["change"] == "deleted")
+
+
+def _moved(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
+           lang: str = "en") -> dict[str, list[str]]:
+    """The warnings of each moved item (one with an `old_path`)."""
+    return _warnings(repo, before, change, capsys, lang, lambda i: i["old_path"] is not None)
 
 
 def test_a_deleted_note_still_linked_by_path_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -125,18 +137,6 @@ def test_a_deleted_site_root_index_page_linked_by_slash_names_the_linking_file(g
     items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
     warnings = {i["path"]: i["warnings"] for i in items if i["change"] == "deleted"}
     assert warnings["src/README.md"] == ["still linked from guide.md, src/SUMMARY.md: those links now lead nowhere"]
-
-
-def _moved(repo: GitRepo, before: dict[str, str], change: Any, capsys: pytest.CaptureFixture[str],
-           lang: str = "en") -> dict[str, list[str]]:
-    """The warnings of each moved item (one with an `old_path`) after `change(repo)` runs in the range."""
-    repo.write_many({".kbcheck.toml": CONFIG, "overview/a.md": OVERVIEW, **before})
-    base = repo.commit_all("base", author="tom")
-    change(repo)
-    repo.commit_all("move", author="tom")
-    assert main(["digest", "--since", base, "--format", "json", "--lang", lang]) == 0
-    items: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["items"]
-    return {i["path"]: i["warnings"] for i in items if i["old_path"] is not None}
 
 
 def test_a_renamed_note_still_linked_at_its_old_path_names_the_linking_file(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
