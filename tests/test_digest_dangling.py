@@ -177,3 +177,28 @@ def test_the_review_line_of_a_renamed_note_shows_only_its_still_linked_caution(g
     assert main(["digest", "--since", base, "--lang", "en"]) == 0
     [line] = [x for x in capsys.readouterr().out.splitlines() if "`notes/ilp/parallelism.md`" in x and x.startswith("- ")]
     assert line.endswith(" ⚠ still linked at its old path notes/ilp/ilp.md from notes/book.md: those links now lead nowhere")
+
+
+def test_a_moved_folder_page_takes_the_links_into_its_old_folder(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A folder renamed (its `README.md` moved with it): a link into the old folder leads nowhere."""
+    notebook = "# Blitz notes\n\nSee [the tensor notebook](../code/blitz/01_tensor.ipynb).\n"
+
+    def rename_folder(repo: GitRepo) -> None:
+        repo.remove("notes/code/blitz/README.md")
+        repo.write("notes/code/pytorch-blitz/README.md", "# Blitz\n\nThe tutorial's code.\n")
+
+    before = {"notes/code/blitz/README.md": "# Blitz\n\nThe tutorial's code.\n", "notes/book/blitz.md": notebook}
+    assert _moved(git_repo, before, rename_folder, capsys) == {"notes/code/pytorch-blitz/README.md": [
+        "still linked at its old path notes/code/blitz/README.md from notes/book/blitz.md: those links now lead nowhere"]}
+
+
+def test_a_folder_page_moved_out_of_a_folder_that_stays_takes_no_links_into_it(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    notebook = "# Blitz notes\n\nSee [the tensor notebook](../code/blitz/01_tensor.ipynb).\n"
+
+    def move_page(repo: GitRepo) -> None:
+        repo.remove("notes/code/blitz/README.md")
+        repo.write("notes/code/pytorch-blitz/README.md", "# Blitz\n\nThe tutorial's code.\n")
+
+    before = {"notes/code/blitz/README.md": "# Blitz\n\nThe tutorial's code.\n", "notes/code/blitz/setup.md": "# Setup\n\nPip.\n",
+              "notes/book/blitz.md": notebook}
+    assert _moved(git_repo, before, move_page, capsys) == {"notes/code/pytorch-blitz/README.md": []}

@@ -230,7 +230,7 @@ def test_an_added_note_under_a_long_file_name_another_folder_holds_has_a_namesak
                          {"notes/drafts/mapreduce-simplified-data-processing.md": MAPREDUCE,
                           "notes/新/分布式系统数据处理模型.md": "# 分布式\n\n模型与实践。\n"}, capsys, config=NOTES)
     assert [w for w in warnings["notes/drafts/mapreduce-simplified-data-processing.md"] if w.startswith("another")] == [
-        "another note has this file name: notes/papers/mapreduce-simplified-data-processing.md; a second note on "
+        "another note has the same name: notes/papers/mapreduce-simplified-data-processing.md; a second note on "
         "the same work, or one to merge"]
     assert not [w for w in warnings["notes/新/分布式系统数据处理模型.md"] if w.startswith("another")]
 
@@ -247,7 +247,7 @@ def test_a_short_or_index_file_name_in_two_folders_is_no_namesake(git_repo: GitR
     assert not [w for w in warnings["notes/net/README.md"] if w.startswith("another")]
     # a CJK name of ten characters is five words: it names one work
     assert [w for w in warnings["notes/new/分布式系统数据处理模型.md"] if w.startswith("another")] == [
-        "another note has this file name: notes/db/分布式系统数据处理模型.md; a second note on the same work, "
+        "another note has the same name: notes/db/分布式系统数据处理模型.md; a second note on the same work, "
         "or one to merge"]
 
 
@@ -257,3 +257,21 @@ def test_a_near_copy_is_told_once_not_again_as_a_namesake(git_repo: GitRepo, cap
                          {"notes/b/mapreduce-simplified-data-processing.md": body}, capsys, config=NOTES)
     copy = warnings["notes/b/mapreduce-simplified-data-processing.md"]
     assert not [w for w in copy if w.startswith("another")]
+
+
+def test_a_name_under_another_year_or_other_separators_is_a_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A bibliography files a work under its year: the same book under two years is noted twice."""
+    before = {"notes/papers/2003-the-elements-of-statistical-learning.md": "# The Elements\n\nA stub.\n",
+              "notes/papers/is-deeper-better-only-when-shallow.md": "# Deeper\n\nA stub.\n",
+              "notes/diary/2026-05-01-reading-group-weekly-sync.md": "# Sync\n\nPapers.\n"}
+    new = {"notes/papers/2001-the-elements-of-statistical-learning.md": "# The Elements\n\nAnother stub.\n",
+           "notes/papers/is-deeper-better-only-when-shallow?.md": "# Deeper?\n\nAnother stub.\n",
+           "notes/diary/2026-05-08-reading-group-weekly-sync.md": "# Sync\n\nMore papers.\n"}
+    warnings = _cautions(git_repo, before, new, capsys, config=NOTES)
+    assert [w for w in warnings["notes/papers/2001-the-elements-of-statistical-learning.md"] if w.startswith("another")] == [
+        "another note has the same name: notes/papers/2003-the-elements-of-statistical-learning.md; a second note "
+        "on the same work, or one to merge"]
+    assert [w[:31] for w in warnings["notes/papers/is-deeper-better-only-when-shallow?.md"] if w.startswith("another")] == [
+        "another note has the same name:"]
+    # a diary's whole dates differ: two meetings, not one work twice
+    assert not [w for w in warnings["notes/diary/2026-05-08-reading-group-weekly-sync.md"] if w.startswith("another")]

@@ -166,7 +166,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 copied.setdefault(item.copy_of, []).append(item.path)
     # a deleted or moved note some file still links at its old place: the link leads nowhere now, and
     # the check of the range misses it
-    dangling = still_linking(head_kb, [place for i in items if (place := old_place(i)) is not None])
+    dangling = still_linking(head_kb, [i.path for i in items if i.change == DELETED],
+                             [(i.old_path, i.path) for i in items if i.old_path is not None and i.change != DELETED])
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)

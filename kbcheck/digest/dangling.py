@@ -9,7 +9,9 @@ deleted item's caution names the files still linking it: a markdown link or path
 wikilink by its name (`[[ilp-notes]]`, as a wiki links by name anywhere).
 A moved note (a rename, or a deletion and an addition that are one note moved,
 `kbcheck.digest.moves`) is read the same at its old path: a file still linking the old path
-is no longer linking anything, and the moved item's caution says so.
+is no longer linking anything, and the moved item's caution says so; a folder's own page moved
+out of a folder that keeps nothing else is the folder renamed, and a link into the old folder
+is said on it too (`moved_folders`).
 
 Only the files whose text could link a deleted note are parsed (`_Screen`): a link to
 `ilp/ilp.md`, `[[ilp]]` or `ilp.html` holds the words of its name, as written or decoded as the
@@ -97,11 +99,34 @@ class _Screen:
                    for reading in readings)
 
 
-def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[str]]:
-    """Each deleted path -> the files at head with a broken link to it, in the knowledge base's order."""
-    paths = set(deleted)
+def moved_folders(kb: KnowledgeBase, moves: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The folders a move took away: for each (old path, new path) of a folder's own page
+    (`README.md`, `index.md`) moved to another folder that leaves nothing at head under the old one,
+    old folder -> the old path. A link into that folder (`old/01_tensor.ipynb`) follows the page."""
+    out: dict[str, str] = {}
+    for old, new in moves:
+        folder = posixpath.dirname(old)
+        if _stem(old) in _INDEX_NAMES and folder and folder != posixpath.dirname(new):
+            out[folder] = old
+    if out:
+        remaining = kb.snapshot.paths_under(tuple(folder + "/" for folder in out))
+        for path in remaining:
+            for folder in [f for f in out if path.startswith(f + "/")]:
+                del out[folder]
+    return out
+
+
+def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
+                  moves: Iterable[tuple[str, str]] = ()) -> dict[str, list[str]]:
+    """Each deleted (or moved-from) path -> the files at head with a broken link to it, in the
+    knowledge base's order; a moved folder page also takes the links into its old folder
+    (`moved_folders`)."""
+    moves = list(moves)
+    paths = set(deleted) | {old for old, _new in moves}
     if not paths:
         return {}
+    folders = moved_folders(kb, moves)
+    under = tuple(folder + "/" for folder in folders)
     by_name: dict[str, str] = {}
     for path in sorted(paths):
         by_name.setdefault(_stem(path), path)
@@ -126,6 +151,8 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str]) -> dict[str, list[s
             else:
                 # as the renderer reads the link: the note without its `.md`, a site page by its index
                 hit = next((p for p in (broken.target, *page_variants(broken.target, site)) if p in paths), None)
+            if hit is None and broken.target is not None and broken.target.startswith(under):
+                hit = folders[next(f for f in folders if broken.target.startswith(f + "/"))]
             if hit is not None and linking not in out.get(hit, ()):
                 out.setdefault(hit, []).append(linking)
     return out
@@ -146,4 +173,4 @@ def still_linked_caution(item: Item, lang: str) -> str | None:
     return say(lang, "caution.still_linked_old", old=item.old_path, linkers=linkers)
 
 
-__all__ = ["old_place", "still_linked_caution", "still_linking"]
+__all__ = ["moved_folders", "old_place", "still_linked_caution", "still_linking"]

@@ -4,11 +4,13 @@
   heading or head names exactly one) is also the paper of other such notes with another title (a
   paper link copied from a template): one of them names the wrong paper. Under the same title, it
   is **a second note on one paper** (a note filed twice, a copy under another folder).
-- **A namesake**: an added note whose file name (without its suffix, case ignored) is long enough
-  to name one work (at least `NAME_WORDS` words, a CJK word counted per two characters) is the
-  file name of another note in another folder: a second note on the same work (a paper noted
-  under two venues, a course's folder copied), or one to merge. A folder's own page (`README.md`)
-  names no work; a note whose near-copy the digest already names is not told again.
+- **A namesake**: an added note whose file name (without its suffix, case, a year standing alone
+  and separators aside: `2001-the-elements-of-statistical-learning.md` and
+  `2003-the-elements-of-statistical-learning.md`) is long enough to name one work (at least
+  `NAME_WORDS` words, a CJK word counted per two characters) is the name of another note: a
+  second note on the same work (a paper noted under two venues or two years, a course's folder
+  copied), or one to merge. A folder's own page (`README.md`) names no work; a note whose
+  near-copy, or second note on its paper id, the digest already names is not told again.
 - **Back-filled**: the note's paper (an arXiv id tells its month; not an id under two titles,
   which may be another paper's) is older than
   `backfill-age-years` at the note's date (frontmatter `date`, `created`, `added`, `collected`,
@@ -34,6 +36,7 @@ from kbcheck.digest.chronology import note_date
 from kbcheck.digest.model import DELETED, Item
 from kbcheck.digest.moves import INDEX_STEMS
 from kbcheck.digest.phrases import plural, say
+from kbcheck.evidence.head import FILE_YEAR
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.regex import lazy
@@ -60,6 +63,7 @@ _TITLE_CHARS = lazy(r"[\W_]+")
 NAME_WORDS = 4
 _NAME_WORD = lazy(r"[^\W\d_]+")
 _CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_SEPARATORS = lazy(r"[\W_]+")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
@@ -68,13 +72,16 @@ def _shown(paths: list[str]) -> str:
 
 
 def _file_name(path: str) -> str | None:
-    """A note's file name as a key, casefolded, when it is long enough to name one work (`NAME_WORDS`)."""
+    """A note's file name as a key (casefolded; a year standing alone left out, as a bibliography
+    files a work under its year; every run of separators one space), when it is long enough to name
+    one work (`NAME_WORDS`)."""
     stem = posixpath.splitext(posixpath.basename(path))[0].casefold()
     if stem in INDEX_STEMS:
         return None
-    words = sum(1 for word in _NAME_WORD.findall(stem) if not _CJK.match(word))
-    words += len(_CJK.findall(stem)) // 2
-    return stem if words >= NAME_WORDS else None
+    key = " ".join(_SEPARATORS.split(FILE_YEAR.sub(" ", stem))).strip()
+    words = sum(1 for word in _NAME_WORD.findall(key) if not _CJK.match(word))
+    words += len(_CJK.findall(key)) // 2
+    return key if words >= NAME_WORDS else None
 
 
 def _same_title(a: str, b: str) -> bool:

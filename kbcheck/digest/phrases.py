@@ -101,7 +101,7 @@ _PHRASES: dict[str, str] = {
                          "wrong paper (a copied link?)"),
     "caution.same_paper": ("a second note on one paper: {others} is also a note on {id}, under the same title; "
                            "one of them may be enough"),
-    "caution.namesake": "another note has this file name: {others}; a second note on the same work, or one to merge",
+    "caution.namesake": "another note has the same name: {others}; a second note on the same work, or one to merge",
     "caution.still_linked": "still linked from {linkers}: those links now lead nowhere",
     "caution.still_linked_old": "still linked at its old path {old} from {linkers}: those links now lead nowhere",
     "caution.copied": ("copied in this range: {copies}, the same text but for a line or two; one of them may be "

@@ -74,7 +74,7 @@ HEAD_BLOCKS = 6
 #: a title shorter than this names nothing (`# 1`, `# Notes`)
 _MIN_TITLE = 4
 #: a year standing alone in a file name (`2023 Segment Anything`), and a whole date (a diary's file)
-_FILE_YEAR = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+FILE_YEAR = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 FILE_DATE = lazy(r"(?<!\d)(?:19|20)\d{2}[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 _NOT_A_LETTER = lazy(r"[\W\d_]+")
 _MIN_WORK_LETTERS = 8
@@ -229,7 +229,7 @@ def filed_under(title: str, path: str) -> bool:
     """Whether the file is named after the title and a year (letters compared, case and
     separators aside; a name cut short counts when it is long enough to be unmistakable)."""
     stem = PurePosixPath(path).stem
-    if not _FILE_YEAR.search(stem) or FILE_DATE.search(stem):
+    if not FILE_YEAR.search(stem) or FILE_DATE.search(stem):
         return False
     name, named = _NOT_A_LETTER.sub("", stem).casefold(), _NOT_A_LETTER.sub("", title).casefold()
     if not _long_enough(named):
