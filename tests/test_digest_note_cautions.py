@@ -220,6 +220,16 @@ def test_a_folder_own_page_is_filed_in_the_folder_parent(path: str, folder: str)
 
 
 NOTES = mapping(["overview/*.md"], ["notes/**/*.md"])
+
+
+def _namesakes(warnings: dict[str, list[str]], path: str) -> list[str]:
+    return [w for w in warnings[path] if w.startswith("another note has the same name")]
+
+
+def _said(other: str) -> str:
+    return f"another note has the same name: {other}; a second note on the same work, or one to merge"
+
+
 MAPREDUCE = "# MapReduce: Simplified Data Processing\n\nMap, then reduce; the combiner saves the network.\n"
 
 
@@ -229,10 +239,9 @@ def test_an_added_note_under_a_long_file_name_another_folder_holds_has_a_namesak
     warnings = _cautions(git_repo, {"notes/papers/mapreduce-simplified-data-processing.md": stub},
                          {"notes/drafts/mapreduce-simplified-data-processing.md": MAPREDUCE,
                           "notes/新/分布式系统数据处理模型.md": "# 分布式\n\n模型与实践。\n"}, capsys, config=NOTES)
-    assert [w for w in warnings["notes/drafts/mapreduce-simplified-data-processing.md"] if w.startswith("another")] == [
-        "another note has the same name: notes/papers/mapreduce-simplified-data-processing.md; a second note on "
-        "the same work, or one to merge"]
-    assert not [w for w in warnings["notes/新/分布式系统数据处理模型.md"] if w.startswith("another")]
+    assert _namesakes(warnings, "notes/drafts/mapreduce-simplified-data-processing.md") == [
+        _said("notes/papers/mapreduce-simplified-data-processing.md")]
+    assert not _namesakes(warnings, "notes/新/分布式系统数据处理模型.md")
 
 
 def test_a_short_or_index_file_name_in_two_folders_is_no_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -243,20 +252,17 @@ def test_a_short_or_index_file_name_in_two_folders_is_no_namesake(git_repo: GitR
            "notes/net/README.md": "# Networks\n\nA course.\n",
            "notes/new/分布式系统数据处理模型.md": "# 分布式\n\n实践。\n"}
     warnings = _cautions(git_repo, before, new, capsys, config=NOTES)
-    assert not [w for w in warnings["notes/net/2 - Introduction to Systems.md"] if w.startswith("another")]
-    assert not [w for w in warnings["notes/net/README.md"] if w.startswith("another")]
+    assert not _namesakes(warnings, "notes/net/2 - Introduction to Systems.md")
+    assert not _namesakes(warnings, "notes/net/README.md")
     # a CJK name of ten characters is five words: it names one work
-    assert [w for w in warnings["notes/new/分布式系统数据处理模型.md"] if w.startswith("another")] == [
-        "another note has the same name: notes/db/分布式系统数据处理模型.md; a second note on the same work, "
-        "or one to merge"]
+    assert _namesakes(warnings, "notes/new/分布式系统数据处理模型.md") == [_said("notes/db/分布式系统数据处理模型.md")]
 
 
 def test_a_near_copy_is_told_once_not_again_as_a_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     body = "# MapReduce notes\n\n" + "".join(f"Line {n} of what the paper says about its model.\n\n" for n in range(8))
     warnings = _cautions(git_repo, {"notes/a/mapreduce-simplified-data-processing.md": body},
                          {"notes/b/mapreduce-simplified-data-processing.md": body}, capsys, config=NOTES)
-    copy = warnings["notes/b/mapreduce-simplified-data-processing.md"]
-    assert not [w for w in copy if w.startswith("another")]
+    assert not _namesakes(warnings, "notes/b/mapreduce-simplified-data-processing.md")
 
 
 def test_a_name_under_another_year_or_other_separators_is_a_namesake(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -268,10 +274,9 @@ def test_a_name_under_another_year_or_other_separators_is_a_namesake(git_repo: G
            "notes/papers/is-deeper-better-only-when-shallow?.md": "# Deeper?\n\nAnother stub.\n",
            "notes/diary/2026-05-08-reading-group-weekly-sync.md": "# Sync\n\nMore papers.\n"}
     warnings = _cautions(git_repo, before, new, capsys, config=NOTES)
-    assert [w for w in warnings["notes/papers/2001-the-elements-of-statistical-learning.md"] if w.startswith("another")] == [
-        "another note has the same name: notes/papers/2003-the-elements-of-statistical-learning.md; a second note "
-        "on the same work, or one to merge"]
-    assert [w[:31] for w in warnings["notes/papers/is-deeper-better-only-when-shallow?.md"] if w.startswith("another")] == [
-        "another note has the same name:"]
+    assert _namesakes(warnings, "notes/papers/2001-the-elements-of-statistical-learning.md") == [
+        _said("notes/papers/2003-the-elements-of-statistical-learning.md")]
+    assert _namesakes(warnings, "notes/papers/is-deeper-better-only-when-shallow?.md") == [
+        _said("notes/papers/is-deeper-better-only-when-shallow.md")]
     # a diary's whole dates differ: two meetings, not one work twice
-    assert not [w for w in warnings["notes/diary/2026-05-08-reading-group-weekly-sync.md"] if w.startswith("another")]
+    assert not _namesakes(warnings, "notes/diary/2026-05-08-reading-group-weekly-sync.md")
