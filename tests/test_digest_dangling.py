@@ -189,7 +189,7 @@ def test_a_moved_folder_page_takes_the_links_into_its_old_folder(git_repo: GitRe
 
     before = {"notes/code/blitz/README.md": "# Blitz\n\nThe tutorial's code.\n", "notes/book/blitz.md": notebook}
     assert _moved(git_repo, before, rename_folder, capsys) == {"notes/code/pytorch-blitz/README.md": [
-        "still linked at its old path notes/code/blitz/README.md from notes/book/blitz.md: those links now lead nowhere"]}
+        "links into its old folder notes/code/blitz/ remain in notes/book/blitz.md: they lead nowhere"]}
 
 
 def test_a_folder_page_moved_out_of_a_folder_that_stays_takes_no_links_into_it(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ change can move a finding, and it keeps a digest of hundreds of items fast.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from kbcheck.digest.cards import card_cautions
 from kbcheck.digest.chronology import AddedDays, as_date, restored_day
 from kbcheck.digest.classify import FindingIndex, classify, finding_lines, sort_key, stale_numbers
 from kbcheck.digest.contradiction import Contradictions
-from kbcheck.digest.dangling import old_place, still_linked_caution, still_linking
+from kbcheck.digest.dangling import old_place, still_linked_cautions, still_linking
 from kbcheck.digest.index_page import index_page
 from kbcheck.digest.items import diff_items, drop_repeated_ids, is_own, manifest_items, read_text
 from kbcheck.digest.language import knowledge_base_lang
@@ -181,15 +182,15 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
             item.index_page = index_page(head_kb, item.path)
         place = old_place(item)
         item.still_linked = dangling.get(place, []) if place is not None else []
+        if item.old_path is not None and item.change != DELETED:
+            item.linked_into_folder = dangling.get(posixpath.dirname(item.old_path) + "/", [])
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang, copied.get(item.path, ())))
             item.cautions.extend(contradictions.of(item, lang))
             if item.path in copied:
                 item.cautions.append(say(lang, "caution.copied", copies=capped(lang, copied[item.path], 2)))
-        linked_caution = still_linked_caution(item, lang)
-        if linked_caution is not None:
-            item.cautions.append(linked_caution)
+        item.cautions.extend(still_linked_cautions(item, lang))
         if item.note:
             item.cautions.append(say(lang, "caution.not_read", note=item.note))
         reason = living_reason(base_kb, head_kb, item, lang) if item.kind == "knowledge" else ""

@@ -119,8 +119,8 @@ def moved_folders(kb: KnowledgeBase, moves: Iterable[tuple[str, str]]) -> dict[s
 def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
                   moves: Iterable[tuple[str, str]] = ()) -> dict[str, list[str]]:
     """Each deleted (or moved-from) path -> the files at head with a broken link to it, in the
-    knowledge base's order; a moved folder page also takes the links into its old folder
-    (`moved_folders`)."""
+    knowledge base's order; and for a moved folder page, its old folder with a `/` -> the files
+    with a broken link into that folder (`moved_folders`)."""
     moves = list(moves)
     paths = set(deleted) | {old for old, _new in moves}
     if not paths:
@@ -152,7 +152,7 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
                 # as the renderer reads the link: the note without its `.md`, a site page by its index
                 hit = next((p for p in (broken.target, *page_variants(broken.target, site)) if p in paths), None)
             if hit is None and broken.target is not None and broken.target.startswith(under):
-                hit = folders[next(f for f in folders if broken.target.startswith(f + "/"))]
+                hit = next(f for f in folders if broken.target.startswith(f + "/")) + "/"
             if hit is not None and linking not in out.get(hit, ()):
                 out.setdefault(hit, []).append(linking)
     return out
@@ -163,14 +163,18 @@ def old_place(item: Item) -> str | None:
     return item.path if item.change == DELETED else item.old_path
 
 
-def still_linked_caution(item: Item, lang: str) -> str | None:
-    """The caution naming the files still linking the item's old place (`Item.still_linked`), if any."""
-    if not item.still_linked:
-        return None
-    linkers = capped(lang, item.still_linked, 2)
-    if item.change == DELETED:
-        return say(lang, "caution.still_linked", linkers=linkers)
-    return say(lang, "caution.still_linked_old", old=item.old_path, linkers=linkers)
+def still_linked_cautions(item: Item, lang: str) -> list[str]:
+    """The cautions naming the files still linking the item's old place (`Item.still_linked`) and
+    its old folder (`Item.linked_into_folder`)."""
+    out: list[str] = []
+    if item.still_linked:
+        linkers = capped(lang, item.still_linked, 2)
+        out.append(say(lang, "caution.still_linked", linkers=linkers) if item.change == DELETED
+                   else say(lang, "caution.still_linked_old", old=item.old_path, linkers=linkers))
+    if item.linked_into_folder and item.old_path is not None:
+        out.append(say(lang, "caution.linked_into_old_folder", folder=posixpath.dirname(item.old_path) + "/",
+                       linkers=capped(lang, item.linked_into_folder, 2)))
+    return out
 
 
-__all__ = ["moved_folders", "old_place", "still_linked_caution", "still_linking"]
+__all__ = ["moved_folders", "old_place", "still_linked_cautions", "still_linking"]

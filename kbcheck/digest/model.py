@@ -160,6 +160,8 @@ class Item:
     #: files at head with a broken link to the item's old place: a deleted note's path, a moved one's
     #: `old_path` (`kbcheck.digest.dangling`)
     still_linked: list[str] = field(default_factory=list)
+    #: for a moved folder page: files at head with a broken link into its old folder
+    linked_into_folder: list[str] = field(default_factory=list)
 
     @property
     def cited_no_entry(self) -> bool:

@@ -103,6 +103,7 @@ _PHRASES: dict[str, str] = {
                            "one of them may be enough"),
     "caution.namesake": "another note has the same name: {others}; a second note on the same work, or one to merge",
     "caution.still_linked": "still linked from {linkers}: those links now lead nowhere",
+    "caution.linked_into_old_folder": "links into its old folder {folder} remain in {linkers}: they lead nowhere",
     "caution.still_linked_old": "still linked at its old path {old} from {linkers}: those links now lead nowhere",
     "caution.copied": ("copied in this range: {copies}, the same text but for a line or two; one of them may be "
                        "enough"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kbcheck import i18n
-from kbcheck.digest.dangling import still_linked_caution
+from kbcheck.digest.dangling import still_linked_cautions
 from kbcheck.digest.model import ADDED, DELETED, INCREMENT, LIVING_DOC, REVIEW, Digest, IdStatus, Item
 from kbcheck.digest.phrases import capped, clauses, field_changes, join, plural, say, why
 from kbcheck.model.document import inline_text
@@ -177,7 +177,7 @@ def _document(digest: Digest, lang: str, cap: int | None) -> str:
         if item.unfolded or item.change == DELETED:
             kept = item.cautions[:_REVIEW_CAUTIONS]
         else:
-            kept = [c for c in [still_linked_caution(item, lang)] if c is not None]
+            kept = still_linked_cautions(item, lang)
         shown = [f" ⚠ {escape_markdown(c)}" for c in kept]
         if lang == "zh":
             return f"- {escape_markdown(item.title)}（{_code(item.path)}）{_colon(lang)}{escape_markdown(item.reason)}" + "".join(shown)
