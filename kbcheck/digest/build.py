@@ -7,7 +7,6 @@ change can move a finding, and it keeps a digest of hundreds of items fast.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -167,8 +166,9 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                 copied.setdefault(item.copy_of, []).append(item.path)
     # a deleted or moved note some file still links at its old place: the link leads nowhere now, and
     # the check of the range misses it
-    dangling = still_linking(head_kb, [i.path for i in items if i.change == DELETED],
-                             [(i.old_path, i.path) for i in items if i.old_path is not None and i.change != DELETED])
+    still_linked, into_folder = still_linking(head_kb, [i.path for i in items if i.change == DELETED],
+                                              [(i.old_path, i.path) for i in items
+                                               if i.old_path is not None and i.change != DELETED])
     for item in items:
         item.status = item_status(item.ids, statuses)
         backfilled = backfill_reason(head_kb, item, config, head_date, lang)
@@ -181,9 +181,8 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
         if (item.change == ADDED or item.old_path is not None) and item.kind in (GUIDE, BRIEF):
             item.index_page = index_page(head_kb, item.path)
         place = old_place(item)
-        item.still_linked = dangling.get(place, []) if place is not None else []
-        if item.old_path is not None and item.change != DELETED:
-            item.linked_into_folder = dangling.get(posixpath.dirname(item.old_path) + "/", [])
+        item.still_linked = still_linked.get(place, []) if place is not None else []
+        item.linked_into_folder = into_folder.get(item.old_path, []) if item.old_path is not None else []
         if item.change != DELETED:
             item.cautions.extend(card_cautions(head_kb, item.path, config, lang))
             item.cautions.extend(note_cautions.of(item, lang, copied.get(item.path, ())))

@@ -103,36 +103,28 @@ def moved_folders(kb: KnowledgeBase, moves: Iterable[tuple[str, str]]) -> dict[s
     """The folders a move took away: for each (old path, new path) of a folder's own page
     (`README.md`, `index.md`) moved to another folder that leaves nothing at head under the old one,
     old folder -> the old path. A link into that folder (`old/01_tensor.ipynb`) follows the page."""
-    out: dict[str, str] = {}
-    for old, new in moves:
-        folder = posixpath.dirname(old)
-        if _stem(old) in _INDEX_NAMES and folder and folder != posixpath.dirname(new):
-            out[folder] = old
-    if out:
-        remaining = kb.snapshot.paths_under(tuple(folder + "/" for folder in out))
-        for path in remaining:
-            for folder in [f for f in out if path.startswith(f + "/")]:
-                del out[folder]
-    return out
+    pages = {posixpath.dirname(old): old for old, new in moves
+             if _stem(old) in _INDEX_NAMES and posixpath.dirname(old) not in ("", posixpath.dirname(new))}
+    return {folder: old for folder, old in pages.items() if not kb.snapshot.paths_under((folder + "/",))}
 
 
 def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
-                  moves: Iterable[tuple[str, str]] = ()) -> dict[str, list[str]]:
-    """Each deleted (or moved-from) path -> the files at head with a broken link to it, in the
-    knowledge base's order; and for a moved folder page, its old folder with a `/` -> the files
-    with a broken link into that folder (`moved_folders`)."""
+                  moves: Iterable[tuple[str, str]] = ()) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(each deleted or moved-from path -> the files at head with a broken link to it; each moved
+    folder page's old path -> the files with a broken link into its old folder, `moved_folders`),
+    the files in the knowledge base's order."""
     moves = list(moves)
     paths = set(deleted) | {old for old, _new in moves}
+    linked: dict[str, list[str]] = {}
+    into_folder: dict[str, list[str]] = {}
     if not paths:
-        return {}
+        return linked, into_folder
     folders = moved_folders(kb, moves)
-    under = tuple(folder + "/" for folder in folders)
     by_name: dict[str, str] = {}
     for path in sorted(paths):
         by_name.setdefault(_stem(path), path)
     site = kb.site
     screen = _Screen(paths, site.root)
-    out: dict[str, list[str]] = {}
     linking_paths = kb.paths_of_kind(*_LINKING_KINDS)
     # the files whose links are not cached are screened by their bytes; a warm run reads the cache
     unparsed = set(kb.facts.uncached([(path, kb.kind_of(path)) for path in linking_paths], exact=True))
@@ -144,6 +136,7 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
             continue  # no link to a deleted note can be in it (a file with no text is read as before)
         for broken in kb.resolve(linking).broken_paths:
             name = page_name(broken.written)
+            table = linked
             if name is not None:
                 hit = by_name.get(_stem(name))
             elif broken.target is None:
@@ -151,11 +144,12 @@ def still_linking(kb: KnowledgeBase, deleted: Iterable[str],
             else:
                 # as the renderer reads the link: the note without its `.md`, a site page by its index
                 hit = next((p for p in (broken.target, *page_variants(broken.target, site)) if p in paths), None)
-            if hit is None and broken.target is not None and broken.target.startswith(under):
-                hit = next(f for f in folders if broken.target.startswith(f + "/")) + "/"
-            if hit is not None and linking not in out.get(hit, ()):
-                out.setdefault(hit, []).append(linking)
-    return out
+            if hit is None and broken.target is not None:
+                table = into_folder
+                hit = next((old for folder, old in folders.items() if broken.target.startswith(folder + "/")), None)
+            if hit is not None and linking not in table.get(hit, ()):
+                table.setdefault(hit, []).append(linking)
+    return linked, into_folder
 
 
 def old_place(item: Item) -> str | None:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.chronology import note_date
-from kbcheck.digest.model import DELETED, Item
+from kbcheck.digest.model import ADDED, DELETED, Item
 from kbcheck.digest.moves import INDEX_STEMS
 from kbcheck.digest.phrases import plural, say
 from kbcheck.evidence.head import FILE_YEAR
@@ -58,11 +58,11 @@ _TWINS_SHOWN = 2
 HABIT_SHARE = 0.5
 #: ... and at least this many of them are dated (fewer tell no habit)
 HABIT_NOTES = 5
-_TITLE_CHARS = lazy(r"[\W_]+")
 #: a file name of at least this many words names one work (`Introduction.md`, `2 - Setup.md` name none)
 NAME_WORDS = 4
 _NAME_WORD = lazy(r"[^\W\d_]+")
 _CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+#: what separates the words of a title or a file name
 _SEPARATORS = lazy(r"[\W_]+")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
@@ -85,7 +85,7 @@ def _file_name(path: str) -> str | None:
 
 
 def _same_title(a: str, b: str) -> bool:
-    return _TITLE_CHARS.sub("", a).lower() == _TITLE_CHARS.sub("", b).lower()
+    return _SEPARATORS.sub("", a).lower() == _SEPARATORS.sub("", b).lower()
 
 
 class NoteCautions:
@@ -152,7 +152,7 @@ class NoteCautions:
         # an id another note claims under another title may be the wrong paper's: no date is read from it
         backfilled = None if out else self._backfilled(item, sole, lang)
         out += same
-        if not out and item.change == "added" and item.copy_of is None:
+        if not out and item.change == ADDED and item.copy_of is None:
             out += self._namesakes(item, lang, copies)
         if backfilled:
             out.append(backfilled)
@@ -194,7 +194,7 @@ class NoteCautions:
         return [say(lang, "caution.namesake", others=_shown(others))] if others else []
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
-        if not self.living or item.change != "added" or sole is None or not _ARXIV.match(sole):
+        if not self.living or item.change != ADDED or sole is None or not _ARXIV.match(sole):
             return None
         dates = self._dates(item.path, sole, self.added)
         if dates is None or not self._older(*dates) or self._habitual(item.path):
