@@ -119,7 +119,7 @@ def _article(repo: GitRepo, note: str) -> list[tuple[str, str]]:
     with open_repository(repo.path) as handle:
         config = load_config(handle.root)
         kb = KnowledgeBase(tree_snapshot(handle, "HEAD", config.exclude), config)
-        return [(s.living_doc, s.section, *s.why) for s in linked_placement(kb, "notes/str.md", Suggester(kb))]
+        return [(s.living_doc, s.section, *map(str, s.why)) for s in linked_placement(kb, "notes/str.md", Suggester(kb))]
 
 
 def test_the_section_citing_a_note_this_note_links_is_proposed(git_repo: GitRepo) -> None:
@@ -134,8 +134,9 @@ def test_a_link_in_the_note_own_reference_list_places_nothing(git_repo: GitRepo)
 
 def test_the_reason_is_said_in_chinese() -> None:
     from kbcheck.digest.phrases import why
+    from kbcheck.suggest.reasons import reason
 
-    assert why("zh", "cites notes/lenet.md, which the note links") != "cites notes/lenet.md, which the note links"
+    assert why("zh", reason("why.cites_linked", path="notes/lenet.md")) == "引用了本笔记所链接的 notes/lenet.md"
 
 
 LOGGED = CONCEPT.replace("## Sources", "## Evolution Log\n\n- 2026-04-20 (1 source): introduced via [[old-note]].\n\n## Sources")
@@ -160,3 +161,147 @@ def test_a_heading_that_only_holds_the_word_log_is_still_a_home() -> None:
     no_home = re.compile(DEFAULT_NO_HOME_HEADING)
     assert no_home.search("Evolution Log") and no_home.search("更新日志") and no_home.search("Changelog")
     assert no_home.search("Log-linear models") is None and no_home.search("Catalog of methods") is None
+
+
+BENCH_PAGE = """---
+title: {title}
+---
+
+## Description
+
+A benchmark of retrieval tasks from many domains, used to test models trained on one.
+
+## Sources
+
+{sources}
+"""
+BENCH_NOTE = """---
+title: "{title}: A Heterogeneous Benchmark for Zero-shot Retrieval"
+arxiv_id: 2104.08663
+---
+
+## Summary
+
+Eighteen retrieval datasets from nine domains; lexical baselines generalise better than dense retrievers
+trained on one domain, and few-shot learning of the ranker narrows the gap.
+
+## Concepts
+
+- [[few-shot-learning]]
+"""
+
+
+def _bench_wiki(repo: GitRepo, title: str, page_sources: str = "- [[old-note]]") -> None:
+    page = f"wiki/entities/{title.lower()}.md"
+    repo.write_many({".kbcheck.toml": WIKI, "wiki/concepts/few-shot-learning.md": CONCEPT,
+                     page: BENCH_PAGE.format(title=title, sources=page_sources), "wiki/sources/old-note.md": OLD_NOTE})
+    repo.commit_all("base", author="tom")
+    repo.write("wiki/sources/thakur-2021.md", BENCH_NOTE.format(title=title))
+    repo.commit_all("ingest", author="tom")
+
+
+def test_the_page_named_for_the_work_comes_first(git_repo: GitRepo) -> None:
+    # the note never links `quarry.md`, and the concept page it links scores better by its words
+    _bench_wiki(git_repo, "QUARRY")
+    placed, _ranked = _placement(git_repo, "wiki/sources/thakur-2021.md")
+    assert placed[0] == ("wiki/entities/quarry.md", "Description")
+    with open_repository(git_repo.path) as handle:
+        digest = make_digest(handle, load_config(handle.root), since="HEAD~1", lang="en", cache=False)
+    [item] = [i for i in digest.items if i.path == "wiki/sources/thakur-2021.md"]
+    assert str(item.suggested_sections[0].why[0]) == "the page is named for this work (QUARRY)"
+
+
+def test_a_page_named_with_a_word_is_not_the_works_page(git_repo: GitRepo) -> None:
+    # `Quarry: …` is a word, not a coined name: `quarry.md` may be about quarries
+    _bench_wiki(git_repo, "Quarry")
+    placed, _ranked = _placement(git_repo, "wiki/sources/thakur-2021.md")
+    assert placed[0][0] == "wiki/concepts/few-shot-learning.md"
+
+
+def test_a_note_its_works_page_already_lists_is_digested(git_repo: GitRepo) -> None:
+    # `quarry.md` lists the note under `Sources` only: a page about the work is its entry
+    _bench_wiki(git_repo, "QUARRY", "- [[old-note]]\n- [[thakur-2021]]")
+    with open_repository(git_repo.path) as handle:
+        digest = make_digest(handle, load_config(handle.root), since="HEAD~1", lang="en", cache=False)
+    [item] = [i for i in digest.items if i.path == "wiki/sources/thakur-2021.md"]
+    assert (item.cls, item.reason) == ("review", "already digested, in quarry Description")
+
+
+def test_an_author_page_listing_the_note_leaves_it_new_material(git_repo: GitRepo) -> None:
+    # a page drawn from the note but about someone else holds nothing on what the work says
+    _bench_wiki(git_repo, "QUARRY")
+    git_repo.write("wiki/entities/mira-rao.md", AUTHOR.replace("Lewis Tunstall", "Mira Rao")
+                   .replace("[[old-note]]", "[[thakur-2021]]"))
+    git_repo.commit_all("author page", author="tom")
+    with open_repository(git_repo.path) as handle:
+        digest = make_digest(handle, load_config(handle.root), since="HEAD~2", lang="en", cache=False)
+    [item] = [i for i in digest.items if i.path == "wiki/sources/thakur-2021.md"]
+    assert item.cls == "increment"
+    assert item.reason == "new material: arXiv:2104.08663 is in the reference list with no entry (cited, no entry)"
+
+
+USED = """---
+title: CodeArena
+---
+
+## Description
+
+CodeArena is a benchmark of hand-written Python problems with unit tests; small code models and large ones
+are ranked by pass@1 on its problems, and their pretraining exercises are checked for contamination.
+
+## Sources
+
+{sources}
+"""
+CURATION = """# Data Curation
+
+## Key Points
+
+- Filtering web text by educational value before pretraining.
+
+## Sources
+
+- [[old-note]]
+"""
+TEXTBOOKS = """---
+title: Textbook-quality data for small code models
+---
+
+## Summary
+
+A small code model pretrained on filtered web text of educational value and on synthetic exercises reaches
+a CodeArena pass@1 of 50; data curation matters more than scale. CodeArena problems were checked for
+contamination against the exercises.
+
+## Concepts
+
+- [[codearena]]
+- [[data-curation]]
+"""
+
+
+def test_a_page_every_note_links_yields_to_the_narrower_page_the_note_links(git_repo: GitRepo) -> None:
+    # the benchmark's page shares more of the note's words, but it lists what every note evaluated on
+    # it: the note's own contribution goes to the narrower concept page it links
+    others = [f"wiki/sources/user-{n}.md" for n in range(12)]
+    sources = "\n".join(f"- [[user-{n}]]" for n in range(12))
+    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/entities/codearena.md": USED.format(sources=sources),
+                         "wiki/concepts/data-curation.md": CURATION, "wiki/sources/old-note.md": OLD_NOTE,
+                         **{p: f"# Model {n}\n\nA code model.\n" for n, p in enumerate(others)}})
+    git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/textbooks.md", TEXTBOOKS)
+    git_repo.commit_all("ingest", author="tom")
+    placed, ranked = _placement(git_repo, "wiki/sources/textbooks.md")
+    assert ranked[0][0] == "wiki/entities/codearena.md"  # the ranking alone prefers the benchmark
+    assert placed[0][0] == "wiki/concepts/data-curation.md"
+
+
+def test_a_page_few_notes_link_keeps_its_place_by_the_ranking(git_repo: GitRepo) -> None:
+    # the same benchmark page listing one note is as narrow as the concept page: the ranking decides
+    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/entities/codearena.md": USED.format(sources="- [[old-note]]"),
+                         "wiki/concepts/data-curation.md": CURATION, "wiki/sources/old-note.md": OLD_NOTE})
+    git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/textbooks.md", TEXTBOOKS)
+    git_repo.commit_all("ingest", author="tom")
+    placed, ranked = _placement(git_repo, "wiki/sources/textbooks.md")
+    assert placed[0][0] == ranked[0][0] == "wiki/entities/codearena.md"

@@ -12,6 +12,7 @@ import pytest
 from kbcheck.cli import main
 from kbcheck.digest.phrases import why
 from kbcheck.digest.render_markdown import escape_markdown
+from kbcheck.suggest.reasons import reason
 from tests.test_digest_real_history import DRAFT_NOTE, PAGE_AFTER, PAGE_BEFORE, TREE_NOTE, TWO_PAPERS, WIKI_CONFIG, ingest
 
 
@@ -135,10 +136,10 @@ def test_only_what_would_open_a_block_is_escaped_at_the_start(text: str, shown: 
 
 
 def test_the_reasons_of_a_suggestion_are_said_in_the_digest_language() -> None:
-    assert why("zh", "shared terms: draft, verify") == "共同词：draft, verify"
-    assert why("zh", "the note links this document") == "本笔记链接了该文档"
-    assert why("en", "shared terms: draft, verify") == "shared terms: draft, verify"
-    assert why("zh", "something new") == "something new"
+    shared = reason("why.shared_terms", terms="draft, verify")
+    assert why("zh", shared) == "共同词：draft, verify"
+    assert why("zh", reason("why.links_doc")) == "本笔记链接了该文档"
+    assert why("en", shared) == str(shared) == "shared terms: draft, verify"
 
 
 # -- bookkeeping notes and housekeeping edits ----------------------------------------------------------

@@ -38,6 +38,13 @@ NOTES: dict[str, str | bytes] = {
         arxiv_id: 2402.04321
         ---
         """),
+    "wiki/sources/park-2021-attention-2101-00001.md": md("""
+        ---
+        type: source
+        title: "Attention: Windows over Long Audio"
+        arxiv_id: 2101.00001
+        ---
+        """),
     "wiki/sources/chen-2022-yasuo-2208-05555.md": md("""
         # 长上下文压缩：一种分段记忆方法（arXiv:2208.05555）
 
@@ -160,6 +167,43 @@ def test_a_one_entry_reference_list_still_fires() -> None:
         - [[lin-2024-harbor-2402-04321]]
         """)
     assert where(report) == [(7, 3, "2402.04321")]
+
+
+TIDALNET_PAGE = """
+    ---
+    type: entity
+    title: {title}
+    ---
+
+    ## Description
+
+    A streaming layer that keeps a fixed window over long audio.
+
+    ## Sources
+
+    - [[rao-2023-tidal-2305-01234]]
+    - [[lin-2024-harbor-2402-04321]]
+    """
+
+
+def test_a_page_named_for_a_work_it_lists_is_about_that_work() -> None:
+    # `tidalnet.md` is the page of the work `TidalNet: …` (a coined name): its body is the entry
+    # for it, though it never writes the name; the other source must still be named
+    report = kb002(TIDALNET_PAGE.format(title="TidalNet"), path="wiki/entities/tidalnet.md")
+    assert where(report) == [(13, 3, "2402.04321")]
+
+
+def test_a_page_named_for_a_work_by_its_title_alone_is_about_it() -> None:
+    report = kb002(TIDALNET_PAGE.format(title="TidalNet"), path="wiki/entities/streaming-layer.md")
+    assert where(report) == [(13, 3, "2402.04321")]
+
+
+def test_a_page_named_with_a_dictionary_word_is_about_no_work() -> None:
+    # the short name of `Attention: Windows over Long Audio` is a word, not a coined name:
+    # `attention.md` is a page on attention, and the note must be named in its body
+    page = TIDALNET_PAGE.format(title="Attention").replace("rao-2023-tidal-2305-01234", "park-2021-attention-2101-00001")
+    report = kb002(page, path="wiki/concepts/attention.md")
+    assert where(report) == [(12, 3, "2101.00001"), (13, 3, "2402.04321")]
 
 
 def test_a_linked_note_without_ids_is_not_parsed_for_them() -> None:

@@ -8,6 +8,14 @@ section of a page that held one). A plain BM25 ranking of the same sections,
 with the same terms, runs beside it as the baseline.
 
     nice -n 10 python bench/suggest/run.py CLONE_OF_WIKI --notes 100 --seed 12
+    nice -n 10 python bench/suggest/run.py CLONE_OF_WIKI --notes 60 --seed 7 --digest \
+        --config bench/precision/corpora/middle-chunjie-mywiki.toml
+
+`--digest` asks the digest's placement instead (the note's own places first,
+`kbcheck/digest/own_links.py`, then the ranking), and counts as right only the
+pages that discuss the note in their body: a page that lists it under
+`Sources` alone (an author's page, an institution's) is where the wiki records
+who wrote it, not where a maintainer writes what it says.
 
 The wiki is cloned into a temporary folder (the commits go there).
 """
@@ -31,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from kbcheck.cache import repository_cache  # noqa: E402
 from kbcheck.config import load_config  # noqa: E402
+from kbcheck.digest.own_links import linked_placement  # noqa: E402
 from kbcheck.git import open_repository  # noqa: E402
 from kbcheck.model.knowledge_base import KnowledgeBase  # noqa: E402
 from kbcheck.sources import TreeSnapshot  # noqa: E402
@@ -80,8 +89,11 @@ def holders(text: str, pattern: re.Pattern[str]) -> tuple[set[str], list[int]]:
     return sections, linking
 
 
-def ground_truth(repo: Path) -> dict[str, dict[str, set[str]]]:
-    """Note path -> {page path -> headings of sections linking it}."""
+_SOURCES = re.compile(r"(?i)^\s*(?:sources?|references?)\s*$")
+
+
+def ground_truth(repo: Path, body_only: bool = False) -> dict[str, dict[str, set[str]]]:
+    """Note path -> {page path -> headings of sections linking it} (`body_only`: not a `Sources` list)."""
     pages = {p: (repo / p).read_text(encoding="utf-8") for p in git(repo, "ls-files", *PAGES).split("\n") if p.endswith(".md")}
     notes = [p for p in git(repo, "ls-files", NOTES).split("\n") if p.endswith(".md")]
     truth: dict[str, dict[str, set[str]]] = {}
@@ -96,6 +108,8 @@ def ground_truth(repo: Path) -> dict[str, dict[str, set[str]]]:
         found: dict[str, set[str]] = {}
         for page in by_slug.get(slug.lower(), []):
             sections, _ = holders(pages[page], pattern)
+            if body_only:
+                sections = {h for h in sections if not _SOURCES.match(h)}
             if sections:
                 found[page] = sections
         if found:
@@ -114,14 +128,16 @@ def unlink(repo: Path, note: str, pages: list[str]) -> None:
     git(repo, "commit", "-qam", f"unlink {note}")
 
 
-def ranked(repo: Path, note: str, top: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]], float]:
-    """(suggest's top sections, BM25's top sections, seconds suggest took), at HEAD."""
+def ranked(repo: Path, note: str, top: int, digest: bool = False
+           ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], float]:
+    """(suggest's top sections, or the digest's with `digest`; BM25's top sections; seconds it took), at HEAD."""
     repository = open_repository(repo)
     config = load_config(repo)
     kb = KnowledgeBase(TreeSnapshot(repository, "HEAD", config.exclude), config, repository_cache(repository))
     start = time.perf_counter()
     suggester = Suggester(kb)
-    found = [(s.living_doc, s.section) for s in suggester.suggest(note, top)]
+    places = linked_placement(kb, note, suggester, top) if digest else suggester.suggest(note, top)
+    found = [(s.living_doc, s.section) for s in places]
     seconds = time.perf_counter() - start
     kb.facts.flush()
     query = make_query(kb, suggester.resolver, note)
@@ -155,6 +171,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", help="append each note's result here as a JSON line, as soon as it is known")
     parser.add_argument("--table", metavar="JSONL", help="only print the table of the results in JSONL")
+    parser.add_argument("--digest", action="store_true", help="the digest's placement, judged against body links")
+    parser.add_argument("--config", type=Path, default=HERE / "kbcheck.toml", help="the wiki's mapping")
     args = parser.parse_args()
     if args.table:
         rows = [json.loads(line) for line in Path(args.table).read_text(encoding="utf-8").splitlines() if line]
@@ -166,19 +184,20 @@ def main() -> int:
         subprocess.run(["git", "clone", "-q", args.wiki, str(repo)], check=True)
         git(repo, "config", "user.email", "bench@example.org")
         git(repo, "config", "user.name", "bench")
-        shutil.copy(HERE / "kbcheck.toml", repo / ".kbcheck.toml")
+        shutil.copy(args.config, repo / ".kbcheck.toml")
         git(repo, "add", ".kbcheck.toml")
         git(repo, "commit", "-qm", "kbcheck configuration")
         base = git(repo, "rev-parse", "HEAD").strip()
-        truth = ground_truth(repo)
+        linked = ground_truth(repo)
+        truth = ground_truth(repo, body_only=True) if args.digest else linked
         sample = sorted(random.Random(args.seed).sample(sorted(truth), min(args.notes, len(truth))))
         start = time.perf_counter()
-        ranked(repo, sample[0], 3)  # fills the cache: every run after it is warm
+        ranked(repo, sample[0], 3, args.digest)  # fills the cache: every run after it is warm
         cold = time.perf_counter() - start
         rows = []
         for number, note in enumerate(sample, 1):
-            unlink(repo, note, sorted(truth[note]))
-            found, baseline, seconds = ranked(repo, note, 3)
+            unlink(repo, note, sorted(linked[note]))
+            found, baseline, seconds = ranked(repo, note, 3, args.digest)
             row = {"note": note, "truth": {p: sorted(h) for p, h in truth[note].items()},
                    "suggest": found, "bm25": baseline, "seconds": round(seconds, 3)}
             for name, ranking in (("suggest", found), ("bm25", baseline)):

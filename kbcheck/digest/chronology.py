@@ -28,6 +28,7 @@ from kbcheck import git
 from kbcheck.model.document import inline_text
 from kbcheck.regex import lazy
 from kbcheck.suggest.rank import Suggestion
+from kbcheck.suggest.reasons import reason
 
 if TYPE_CHECKING:
     from kbcheck.git import Repository
@@ -46,8 +47,6 @@ DAY, MONTH, YEAR = "day", "month", "year"
 _DATED_SECTIONS, _DATED_SHARE = 3, 0.6
 #: the fields a note's own date is read from, in order
 DATE_FIELDS = ("date", "created", "added", "collected")
-WHY_CURRENT = "the current period's section of this chronological index ({period})"
-WHY_NEW = "a new section for the current period ({period}): this chronological index has none yet"
 
 
 @dataclass(frozen=True)
@@ -207,7 +206,7 @@ def current_period(sections: list[Dated], day: dt.date, doc: str) -> Suggestion:
         same = (dated.start.year == day.year if unit == YEAR else
                 (dated.start.year, dated.start.month) == (day.year, day.month) if unit == MONTH else False)
         if same:
-            return Suggestion(doc, dated.section.heading, dated.section.line, 1.0, (WHY_CURRENT.format(period=period),))
+            return Suggestion(doc, dated.section.heading, dated.section.line, 1.0, (reason("why.period_current", period=period),))
     if unit == DAY:
         starts = [d.start for d in sections]
         steps = [abs((a - b).days) for a, b in itertools.pairwise(starts) if a != b]
@@ -216,10 +215,10 @@ def current_period(sections: list[Dated], day: dt.date, doc: str) -> Suggestion:
             if dated.start <= day:
                 if (day - dated.start).days < step:
                     return Suggestion(doc, dated.section.heading, dated.section.line, 1.0,
-                                      (WHY_CURRENT.format(period=inline_text(dated.section.heading)),))
+                                      (reason("why.period_current", period=inline_text(dated.section.heading)),))
                 break
     newest = sections[0]
-    return Suggestion(doc, _new_heading(newest, day), newest.section.line, 1.0, (WHY_NEW.format(period=period),))
+    return Suggestion(doc, _new_heading(newest, day), newest.section.line, 1.0, (reason("why.period_new", period=period),))
 
 
 class Chronology:

@@ -1,33 +1,47 @@
-"""Where a note says it belongs: the living documents it links, and the sections citing what it links.
+"""Where a note says it belongs: the page named for its work, the living documents it links, and
+the sections citing what it links.
 
-A wiki's source note lists the concept pages it feeds (`[[few-shot-learning]]`)
-beside its authors' pages; a zettelkasten note links the note an article
-already cites. Those links are the author's own placement, so they go first:
+A wiki keeps a page per named work (`beir.md` for the BEIR benchmark) beside
+its topic pages; its source note lists the concept pages it feeds
+(`[[few-shot-learning]]`) beside its authors' pages; a zettelkasten note links
+the note an article already cites. Those are the author's own placement, so
+they go first, in this order:
 
-1. a living document the note links from its body (not from its own reference
+1. a living document named for the note's work: its file name or title is the
+   coined short name of the note's title (`BEIR: A Heterogeneous Benchmark …`
+   goes to `beir.md`; `evidence/discussed.py` says what a coined name is);
+2. a living document the note links from its body (not from its own reference
    list), when the note's text (title and prose, lone link lines left out)
    holds at least half of the page's title words: a concept the note is about,
-   not a co-author or an institution it merely names. Pages are ordered by the
-   ranking's score of their best section times 1 + the log of how often the note
-   writes the page's title words (its least written one), then by the order it
-   links them; the section is the page's best by the ranking, else its first that
-   takes entries;
-2. a section of a living document that cites a note or card this note links from
+   not a co-author or an institution it merely names;
+3. a section of a living document that cites a note or card this note links from
    its body.
 
-The ranking's other suggestions follow.
+Pages of the first two are ordered within each by the ranking's score of their
+best section times 1 + the log of how often the note writes the page's title
+words (its least written one), divided by 1 + the log of 1 + the files the page
+links (a benchmark or model every note evaluates on is linked by them all: the
+note's own contribution goes to the narrower page it links), then by the order
+the note links them; the section is the page's best by the ranking, else its
+first that takes entries.
+The ranking's other suggestions follow. A note's tags are no such place: a
+wiki's tags name broad fields (`code-completion`), and its maintainers write a
+note into the narrower pages it links (measured in `bench/suggest/RESULTS.md`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.gist import prose
+from kbcheck.evidence.discussed import coined_names, compact_name
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE
 from kbcheck.suggest.rank import Suggestion
+from kbcheck.suggest.reasons import Reason, reason
 from kbcheck.suggest.terms import terms
 
 if TYPE_CHECKING:
@@ -40,7 +54,8 @@ TITLE_SHARE = 0.5
 SHOWN = 3
 #: how deep in the ranking a linked page's best section is looked for
 _RANKED = 60
-WHY_LINKED_PAGE = "the note links this document"
+#: the tiers of the note's own places (module docstring)
+_WORK, _LINKED = 0, 1
 
 
 def _words(text: str) -> list[str]:
@@ -90,30 +105,37 @@ def _page_strength(kb: KnowledgeBase, page: str, written: Counter[str]) -> int |
 
 
 def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: int = SHOWN) -> list[Suggestion]:
-    """The increment's suggested sections: its own links' places first (module docstring), then the ranking's."""
+    """The increment's suggested sections: its own places first (module docstring), then the ranking's."""
     ranked = suggester.suggest(path, top=_RANKED)
     links = body_links(kb, path)
-    if not links:
+    named = _named_pages(kb, path, suggester)
+    if not links and not named:
         return ranked[:top]
     best: dict[str, Suggestion] = {}
     for suggestion in ranked:
         best.setdefault(suggestion.living_doc, suggestion)
     written = _written(kb, path)
-    pages: list[tuple[float, int, int, str]] = []
-    for order, target in enumerate(links):
-        if kb.kind_of(target) != KNOWLEDGE:
+    order = {target: n for n, target in enumerate(links)}
+    pages: dict[str, tuple[int, float, int, int, str]] = {}
+    for target in [*named, *links]:
+        if kb.kind_of(target) != KNOWLEDGE or target in pages:
             continue
         strength = _page_strength(kb, target, written)
-        if strength is not None:
-            score = best[target].score if target in best else 0.0
-            # the ranking's word, weighed by how much the note writes about the page (damped: a page of
-            # common words the note repeats does not outweigh the ranking)
-            pages.append((-score * (1 + math.log(strength)), -strength, order, target))
+        if strength is None and target not in named:
+            continue
+        strength = strength or 1
+        score = best[target].score if target in best else 0.0
+        # the ranking's word, weighed by how much the note writes about the page (damped: a page of
+        # common words the note repeats does not outweigh the ranking)
+        breadth = _breadth(suggester, target)
+        pages[target] = (_LINKED if target not in named else _WORK,
+                         -score * (1 + math.log(strength)) / (1 + math.log1p(breadth)), -strength,
+                         order.get(target, len(order)), target)
     first: list[Suggestion] = []
-    for _rank, _strength, _order, page in sorted(pages):
+    for _tier, _rank, _strength, _order, page in sorted(pages.values()):
         found = best.get(page) or _first_section(suggester, page)
         if found is not None:
-            first.append(found)
+            first.append(replace(found, why=(named[page], *found.why)) if page in named else found)
     index = suggester.index
     for target in links:
         if kb.kind_of(target) == KNOWLEDGE:
@@ -121,7 +143,7 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
         for number in index.by_target.get(f"path:{target}", ()):
             section = index.candidates[number]
             first.append(Suggestion(section.doc, section.heading, section.line, _score(ranked, section.doc,
-                                    section.line), (f"cites {target}, which the note links",)))
+                                    section.line), (reason("why.cites_linked", path=target),)))
     out: list[Suggestion] = []
     seen: set[tuple[str, int]] = set()
     for suggestion in [*first, *ranked]:
@@ -130,6 +152,22 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
             seen.add(key)
             out.append(suggestion)
     return out[:top]
+
+
+def _breadth(suggester: Suggester, page: str) -> int:
+    """How many files the page links: a benchmark or a model that every note uses is linked by all."""
+    document = suggester.index.documents.get(page)
+    return sum(1 for t in document.links_out if t.startswith("path:")) if document is not None else 0
+
+
+def _named_pages(kb: KnowledgeBase, path: str, suggester: Suggester) -> dict[str, Reason]:
+    """The living documents named for the note's work, each with the reason the digest shows."""
+    out: dict[str, Reason] = {}
+    for name in coined_names(file_title(kb.document(path), path)):
+        for page in suggester.pages_by_name.get(compact_name(name), ()):
+            if page != path:
+                out.setdefault(page, reason("why.named_for_work", name=name))
+    return out
 
 
 def _score(ranked: list[Suggestion], doc: str, line: int) -> float:
@@ -144,7 +182,7 @@ def _first_section(suggester: Suggester, page: str) -> Suggestion | None:
     if chosen is None:
         return None
     section = index.candidates[chosen]
-    return Suggestion(section.doc, section.heading, section.line, 0.0, (WHY_LINKED_PAGE,))
+    return Suggestion(section.doc, section.heading, section.line, 0.0, (reason("why.links_doc"),))
 
 
 __all__ = ["TITLE_SHARE", "body_links", "linked_placement"]

@@ -10,11 +10,10 @@ kbcheck's messages are in (`docs/configuration.md`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
-from kbcheck.regex import lazy
+from kbcheck.suggest.reasons import REASONS, Reason
 
 _PHRASES: dict[str, str] = {
     # -- reasons (one line each) -----------------------------------------------------
@@ -158,17 +157,6 @@ _PHRASES: dict[str, str] = {
     "md.suggestion": "{doc} {section} (line {line}, score {score}): {why}",
     "md.suggestion.bare": "{doc} {section} (line {line}, score {score})",
     # -- why a section is suggested (`kbcheck suggest` says them in English) ------------------
-    "why.cites_note": "already cites this note{ids}",
-    "why.shares_ids": "shares ids: {ids}",
-    "why.shares_repos": "shares repos: {ids}",
-    "why.links_same": "links the same files: {files}",
-    "why.reads_alike": "cites {path}, which reads alike ({terms})",
-    "why.links_doc": "the note links this document",
-    "why.cites_linked": "cites {path}, which the note links",
-    "why.period_current": "the current period's section of this chronological index ({period})",
-    "why.period_new": "a new section for the current period ({period}): this chronological index has none yet",
-    "why.lists_material": "where this document lists {kinds} material",
-    "why.shared_terms": "shared terms: {terms}",
     "md.no_suggestion": "no section of the living documents fits clearly",
     "md.related": "Related material (already in the knowledge base)",
     "md.merge_actions": "Merge actions (in priority order)",
@@ -190,6 +178,8 @@ _PHRASES: dict[str, str] = {
     "change.deleted": "deleted",
     "change.renamed": "renamed",
 }
+#: a suggestion's reasons (`kbcheck.suggest.reasons`) are phrases of the digest too
+_PHRASES.update(REASONS)
 
 
 def say(lang: str, key: str, **values: Any) -> str:
@@ -203,31 +193,9 @@ def say(lang: str, key: str, **values: Any) -> str:
     return catalog(lang).pgettext(key, english).format(**values)
 
 
-#: `kbcheck suggest`'s reasons (`kbcheck.suggest.rank`), as patterns: the digest says them in its language
-_WHY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, lazy(pattern)) for key, pattern in (
-    ("why.cites_note", r"^already cites this note(?P<ids>.*)$"),
-    ("why.shares_ids", r"^shares ids: (?P<ids>.*)$"),
-    ("why.shares_repos", r"^shares repos: (?P<ids>.*)$"),
-    ("why.links_same", r"^links the same files: (?P<files>.*)$"),
-    ("why.reads_alike", r"^cites (?P<path>.*), which reads alike \((?P<terms>.*)\)$"),
-    ("why.cites_linked", r"^cites (?P<path>.*), which the note links$"),
-    ("why.period_current", r"^the current period's section of this chronological index \((?P<period>.*)\)$"),
-    ("why.period_new", r"^a new section for the current period \((?P<period>.*)\): this chronological index has none yet$"),
-    ("why.links_doc", r"^the note links this document$"),
-    ("why.lists_material", r"^where this document lists (?P<kinds>.*) material$"),
-    ("why.shared_terms", r"^shared terms: (?P<terms>.*)$"),
-))
-
-
-def why(lang: str, reason: str) -> str:
-    """One reason of a suggestion in the digest's language (one the patterns do not know stays as it is)."""
-    if lang == "en":
-        return reason
-    for key, pattern in _WHY_PATTERNS:
-        found = pattern.match(reason)
-        if found:
-            return say(lang, key, **found.groupdict())
-    return reason
+def why(lang: str, reason: Reason) -> str:
+    """One reason of a suggestion in the digest's language."""
+    return say(lang, reason.key, **dict(reason.values))
 
 
 def plural(n: int) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from kbcheck.digest.gist import one_line
 from kbcheck.digest.model import CitedId, IdStatus, ItemStatus
+from kbcheck.evidence.discussed import Discussions
 from kbcheck.evidence.mentions import document_mentions
 from kbcheck.model.cards import split_frontmatter
 from kbcheck.model.document import REFERENCE, Document, Section, inline_text
@@ -38,22 +39,34 @@ def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
         if doc is None:
             continue
         name = _namer(path, several)
+        discussions = Discussions(kb, path)
         for ident, where in document_mentions(kb, path).items():
             references: list[str] = []
             for line, _col in where.references:
                 section = name(doc.section_at(line).name)
                 if section not in references:
                     references.append(section)
+            entries = list(dict.fromkeys(name(s) for _l, _c, s in sorted(where.entry)))
+            about = bool(where.references) and not where.body and discussions.about(where)
+            if about:  # a page named for the work is its entry (`evidence/discussed.py`)
+                entries = [name(_lead_section(doc).name)]
             status = IdStatus(
                 in_references=bool(where.references),
-                entry_mentions=len(where.entry),
+                entry_mentions=len(where.entry) + about,
                 meta_mentions=len(where.meta),
-                sections=[name(s) for s in where.sections],
+                sections=[name(s) for s in where.sections] or (entries if about else []),
                 reference_sections=references,
-                entry_sections=list(dict.fromkeys(name(s) for _l, _c, s in sorted(where.entry))),
+                entry_sections=entries,
             )
             statuses.setdefault(ident, IdStatus()).add(status)
     return statuses
+
+
+def _lead_section(doc: Document) -> Section:
+    """Where a page about one work begins to discuss it: its first ordinary section with a heading
+    (`## Description`), else its title's."""
+    ordinary = [s for s in doc.sections if s.heading is not None and s.role is None]
+    return next((s for s in ordinary if s.level > 1), ordinary[0] if ordinary else doc.sections[0])
 
 
 def linking_sections(kb: KnowledgeBase) -> dict[str, list[str]]:

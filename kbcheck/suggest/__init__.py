@@ -25,6 +25,7 @@ class Suggester:
         self._index: SectionIndex | None = None
         self._background = background
         self._overviews: set[str] | None = None
+        self._pages_by_name: dict[str, list[str]] | None = None
 
     @property
     def background(self) -> Background:
@@ -46,6 +47,18 @@ class Suggester:
             self._overviews = overviews(self.kb, self.index)
         return self._overviews
 
+    @property
+    def pages_by_name(self) -> dict[str, list[str]]:
+        """A name (compacted, `evidence.discussed.page_names`) -> the living documents it names."""
+        if self._pages_by_name is None:
+            from kbcheck.evidence.discussed import page_names
+
+            self._pages_by_name = {}
+            for path, document in self.index.documents.items():
+                for name in page_names(path, document.title):
+                    self._pages_by_name.setdefault(name, []).append(path)
+        return self._pages_by_name
+
     def suggest(self, path: str, top: int = DEFAULT_TOP) -> list[Suggestion]:
         """The best `top` sections for the note at `path` (none for a living document or unreadable file)."""
         if self.kb.kind_of(path) == KNOWLEDGE:
@@ -61,7 +74,7 @@ class Suggester:
 
 def suggestion_json(suggestion: Suggestion) -> dict[str, Any]:
     return {"living_doc": suggestion.living_doc, "section": suggestion.section, "line": suggestion.line,
-            "score": suggestion.score, "why": list(suggestion.why)}
+            "score": suggestion.score, "why": [str(w) for w in suggestion.why]}
 
 
 __all__ = ["DEFAULT_TOP", "Background", "Suggester", "Suggestion", "suggestion_json"]

@@ -26,6 +26,7 @@ from itertools import islice
 
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.suggest.index import IndexedSection, Resolver, SectionIndex, file_terms, note_summary
+from kbcheck.suggest.reasons import SHARED_CITATIONS, Reason, reason
 from kbcheck.suggest.terms import CJK as _CJK
 from kbcheck.suggest.terms import term_counts
 
@@ -74,7 +75,7 @@ class Suggestion:
     section: str
     line: int
     score: float
-    why: tuple[str, ...]
+    why: tuple[Reason, ...]
 
 
 @dataclass
@@ -209,33 +210,33 @@ def _strongest(terms: Iterable[str], weights: dict[str, float], n: int) -> list[
     return heapq.nsmallest(n, terms, key=lambda t: (-weights[t], t))
 
 
-def _id_evidence(index: SectionIndex, section: IndexedSection, query: Query, why: list[str]) -> float:
+def _id_evidence(index: SectionIndex, section: IndexedSection, query: Query, why: list[Reason]) -> float:
     """The weight of the ids, repos and files the section and the note both cite (reasons into `why`)."""
     here = f"path:{query.path}"
     own = sorted(section.targets & query.own - {here})
     if own or here in section.targets:
-        why.append("already cites this note" + (f" ({', '.join(_display(t) for t in own)})" if own else ""))
+        why.append(reason("why.cites_note", ids=f" ({', '.join(_display(t) for t in own)})" if own else ""))
     common = section.targets & query.targets
     shared = sorted(t for t in common - query.own if not t.startswith("path:"))
     weight = sum(index.target_idf(t) for t in shared) + (3.0 if why else 0.0)
     repos = [_display(t) for t in shared if t.startswith("repo:")]
     papers = [_display(t) for t in shared if not t.startswith("repo:")]
     if papers:
-        why.append("shares ids: " + ", ".join(papers[:4]))
+        why.append(reason("why.shares_ids", ids=", ".join(papers[:4])))
     if repos:
-        why.append("shares repos: " + ", ".join(repos[:4]))
+        why.append(reason("why.shares_repos", ids=", ".join(repos[:4])))
     # living documents both link are topics, not sources (an entity page's "Related Concepts")
     files = sorted(t[5:] for t in common if t.startswith("path:") and t not in query.own
                    and t[5:] not in index.documents)
     if files:
         weight += sum(index.target_idf(f"path:{p}") for p in files) * 0.5
-        why.append("links the same files: " + ", ".join(files[:3]))
+        why.append(reason("why.links_same", files=", ".join(files[:3])))
     return weight
 
 
-def _terms_position(why: list[str]) -> int:
+def _terms_position(why: list[Reason]) -> int:
     """Shared terms come after the ids and files the note and the section share."""
-    return sum(1 for w in why if w.startswith(("already cites", "shares ", "links the same")))
+    return sum(1 for w in why if w.key in SHARED_CITATIONS)
 
 
 def _display(target: str) -> str:
@@ -303,12 +304,12 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
             tied.update(numbers)
 
     parts: dict[int, dict[str, float]] = {}
-    reasons: dict[int, list[str]] = {}
+    reasons: dict[int, list[Reason]] = {}
     everything = query.targets | query.own
     provisional: dict[int, float] = {}
     for number in tied:
         section = index.candidates[number]
-        why: list[str] = []
+        why: list[Reason] = []
         if not section.targets.isdisjoint(everything):
             id_weight = _id_evidence(index, section, query, why)
         else:
@@ -335,7 +336,7 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
                 near, near_path, near_terms = similarity, target[5:], common_terms
         if near * 2 >= _NEAR:
             near_terms = _strongest(near_terms, query_vector[0], 3)
-            reasons[number].append(f"cites {near_path}, which reads alike ({', '.join(near_terms)})")
+            reasons[number].append(reason("why.reads_alike", path=near_path, terms=", ".join(near_terms)))
         parts[number]["neighbours"] = min(1.0, near * 2)
 
     # a page's standing: its best section's evidence, and the note linking the page
@@ -367,9 +368,9 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
         if section.doc not in tied_pages and broad is not None and section.doc not in broad:
             values["habit"] *= _HABIT_TIE  # on a page about one topic, the note's words say where
         if section.doc in linked_docs:
-            reasons[number].append("the note links this document")
+            reasons[number].append(reason("why.links_doc"))
         if values["habit"] > 0.5 and section.heading:
-            reasons[number].append(f"where this document lists {'/'.join(sorted(query.kinds))} material")
+            reasons[number].append(reason("why.lists_material", kinds="/".join(sorted(query.kinds))))
         score = sum(_WEIGHTS[name] * value for name, value in values.items())
         scored.append((score, number))
     scored.sort(key=lambda pair: (-pair[0], index.candidates[pair[1]].doc, index.candidates[pair[1]].line))
@@ -381,6 +382,6 @@ def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
         if parts[number]["terms"] > 0:
             common = _strongest(section.terms.keys() & query.terms.keys(), query_vector[0], _SHOWN_TERMS)
             if common:
-                reasons[number].insert(_terms_position(reasons[number]), "shared terms: " + ", ".join(common))
+                reasons[number].insert(_terms_position(reasons[number]), reason("why.shared_terms", terms=", ".join(common)))
         out.append(Suggestion(section.doc, _name(section), section.line, round(score, 2), tuple(reasons[number])))
     return out
