@@ -305,3 +305,36 @@ def test_a_page_few_notes_link_keeps_its_place_by_the_ranking(git_repo: GitRepo)
     git_repo.commit_all("ingest", author="tom")
     placed, ranked = _placement(git_repo, "wiki/sources/textbooks.md")
     assert placed[0][0] == ranked[0][0] == "wiki/entities/codearena.md"
+
+
+SEQUEL = """---
+title: "Textbook Quality Data for Code II: a larger model"
+---
+
+## Summary
+
+The second report trains a larger model on the same filtered and synthetic textbook data, and few-shot
+learning from prompts improves with it.
+
+## Concepts
+
+- [[few-shot-learning]]
+"""
+FIRST_REPORT = "---\ntitle: Textbook Quality Data for Code\n---\n\n## Summary\n\nA small code model on textbook data.\n"
+OTHER_OPENING = "---\ntitle: Textbook Quality\n---\n\n## Summary\n\nWhat makes a textbook good.\n"
+
+
+def test_a_note_whose_title_begins_another_is_related_material(git_repo: GitRepo) -> None:
+    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/concepts/few-shot-learning.md": CONCEPT,
+                         "wiki/sources/old-note.md": OLD_NOTE, "wiki/sources/first.md": FIRST_REPORT,
+                         "wiki/sources/short.md": OTHER_OPENING})
+    git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/second.md", SEQUEL)
+    git_repo.commit_all("ingest", author="tom")
+    with open_repository(git_repo.path) as handle:
+        digest = make_digest(handle, load_config(handle.root), since="HEAD~1", lang="en", cache=False)
+    [item] = [i for i in digest.items if i.path == "wiki/sources/second.md"]
+    assert item.cls == "increment"
+    alike = [r.path for r in item.related if r.why.startswith("one title begins with the other")]
+    # `Textbook Quality` (two words) names no work: a title that short begins many
+    assert alike == ["wiki/sources/first.md"]

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kbcheck.model.document import MARKDOWN_SUFFIXES
+from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
     from kbcheck.git import Change
@@ -26,6 +27,20 @@ if TYPE_CHECKING:
 
 #: file names (without suffix, case ignored) that are a folder's own page: the folder names the note
 INDEX_STEMS = frozenset({"readme", "index", "_index"})
+#: a name of at least this many words names one work (`Introduction.md`, `2 - Setup.md` name none)
+NAME_WORDS = 4
+_NAME_WORD = lazy(r"[^\W\d_]+")
+_CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_SEPARATORS = lazy(r"[\W_]+")
+
+
+def work_key(name: str) -> str | None:
+    """A file name or a title as a key (casefolded, every run of separators one space), when it is
+    long enough to name one work: `NAME_WORDS` words, a CJK word counted per two characters."""
+    key = " ".join(_SEPARATORS.split(name.casefold())).strip()
+    words = sum(1 for word in _NAME_WORD.findall(key) if not _CJK.match(word))
+    words += len(_CJK.findall(key)) // 2
+    return key if words >= NAME_WORDS else None
 
 
 def note_name(path: str) -> str:
@@ -86,4 +101,4 @@ def _pairs(deleted: list[str], added: list[str], trees: list[str]) -> dict[str, 
     return {p: by_deleted[note_name(p)] for p in added if note_name(p) in unique}
 
 
-__all__ = ["INDEX_STEMS", "note_name", "paired_moves"]
+__all__ = ["INDEX_STEMS", "NAME_WORDS", "note_name", "paired_moves", "work_key"]

@@ -6,8 +6,8 @@
   is **a second note on one paper** (a note filed twice, a copy under another folder).
 - **A namesake**: an added note whose file name (without its suffix, case, a year standing alone
   and separators aside: `2001-the-elements-of-statistical-learning.md` and
-  `2003-the-elements-of-statistical-learning.md`) is long enough to name one work (at least
-  `NAME_WORDS` words, a CJK word counted per two characters) is the name of another note: a
+  `2003-the-elements-of-statistical-learning.md`) is long enough to name one work
+  (`moves.work_key`) is the name of another note: a
   second note on the same work (a paper noted under two venues or two years, a course's folder
   copied), or one to merge. A folder's own page (`README.md`) names no work; a note whose
   near-copy, or second note on its paper id, the digest already names is not told again.
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.digest.chronology import note_date
 from kbcheck.digest.model import ADDED, DELETED, Item
-from kbcheck.digest.moves import INDEX_STEMS
+from kbcheck.digest.moves import INDEX_STEMS, work_key
 from kbcheck.digest.phrases import plural, say
 from kbcheck.evidence.head import FILE_YEAR
 from kbcheck.model.document import file_title
@@ -58,10 +58,6 @@ _TWINS_SHOWN = 2
 HABIT_SHARE = 0.5
 #: ... and at least this many of them are dated (fewer tell no habit)
 HABIT_NOTES = 5
-#: a file name of at least this many words names one work (`Introduction.md`, `2 - Setup.md` name none)
-NAME_WORDS = 4
-_NAME_WORD = lazy(r"[^\W\d_]+")
-_CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 #: what separates the words of a title or a file name
 _SEPARATORS = lazy(r"[\W_]+")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
@@ -74,14 +70,11 @@ def _shown(paths: list[str]) -> str:
 def _file_name(path: str) -> str | None:
     """A note's file name as a key (casefolded; a year standing alone left out, as a bibliography
     files a work under its year; every run of separators one space), when it is long enough to name
-    one work (`NAME_WORDS`)."""
+    one work (`moves.work_key`)."""
     stem = posixpath.splitext(posixpath.basename(path))[0].casefold()
     if stem in INDEX_STEMS:
         return None
-    key = " ".join(_SEPARATORS.split(FILE_YEAR.sub(" ", stem))).strip()
-    words = sum(1 for word in _NAME_WORD.findall(key) if not _CJK.match(word))
-    words += len(_CJK.findall(key)) // 2
-    return key if words >= NAME_WORDS else None
+    return work_key(FILE_YEAR.sub(" ", stem))
 
 
 def _same_title(a: str, b: str) -> bool:

@@ -68,6 +68,7 @@ _PHRASES: dict[str, str] = {
     "related.links_item": "links this item",
     "related.shares": "cites {ids} too",
     "related.linked": "linked from this item",
+    "related.titled_alike": "one title begins with the other: a sequel, a part, or one work noted twice",
     "related.owner": "same owner ({owner})",
     "related.name": "about \"{name}\" too",
     "action.cited_no_entry": "add an entry for {what} in {section} (cited, no entry)",

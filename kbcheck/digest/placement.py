@@ -131,6 +131,7 @@ class Neighbourhood:
         #: a coined name's letters (`agentworld`) -> the names written so and the notes whose title has them
         self._coined: dict[str, list[tuple[str, str]]] | None = None
         self._common: set[str] = set()
+        self._titles: dict[str, str] | None = None
         self.owners: dict[str, list[str]] = {}
         for stem, path in kb.repo_index().items():
             card = kb.card_id_of_path(path)
@@ -216,6 +217,25 @@ class Neighbourhood:
         return warnings
 
     # -- related material --------------------------------------------------------
+    def titled_alike(self, item: Item) -> list[str]:
+        """The notes whose title begins with this one's, or this one's with theirs, when the shorter
+        names one work (`moves.work_key`): a sequel (`… II: phi-1.5 technical report`), a part, or
+        the same work noted twice under a longer or a cut title."""
+        from kbcheck.digest.moves import work_key
+        from kbcheck.model.document import file_title
+
+        mine = work_key(file_title(self.kb.document(item.path), item.path))
+        if mine is None:
+            return []
+        if self._titles is None:
+            self._titles = {}
+            for path in self.notes:
+                key = work_key(file_title(self.kb.document(path), path))
+                if key is not None:
+                    self._titles[path] = key
+        return [path for path, key in self._titles.items() if path != item.path and key != mine
+                and (key.startswith(mine + " ") or mine.startswith(key + " "))]
+
     def is_hub(self, path: str) -> bool:
         """A changelog, a to-do list, a template, or an index linking a good share of the notes: it is
         "related" to everything, so to nothing in particular."""
@@ -246,6 +266,8 @@ class Neighbourhood:
         for path in linked:
             if self.kb.kind_of(path) in (GUIDE, BRIEF, PAPER, REPO):
                 add(2, path, say(lang, "related.linked"))
+        for path in self.titled_alike(item):
+            add(2, path, say(lang, "related.titled_alike"))
         for cited in item.ids:
             if cited.kind == "repo":
                 owner = cited.id.split("/", 1)[0]
