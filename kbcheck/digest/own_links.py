@@ -19,9 +19,9 @@ they go first, in this order:
 
 Pages of the first two are ordered within each by the ranking's score of their
 best section times 1 + the log of how often the note writes the page's title
-words (its least written one), divided by 1 + the log of 1 + the files the page
-links (a benchmark or model every note evaluates on is linked by them all: the
-note's own contribution goes to the narrower page it links), then by the order
+words (its least written one), divided by 1 + the log of 1 + the notes and cards
+the page links (a benchmark or model every note evaluates on is linked by them
+all: the note's own contribution goes to the narrower page it links), then by the order
 the note links them; the section is the page's best by the ranking, else its
 first that takes entries.
 The ranking's other suggestions follow. A note's tags are no such place: a
@@ -40,7 +40,7 @@ from kbcheck.digest.gist import prose
 from kbcheck.evidence.discussed import coined_names, compact_name
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE
-from kbcheck.suggest.rank import Suggestion
+from kbcheck.suggest.rank import MATERIAL_KINDS, Suggestion
 from kbcheck.suggest.reasons import Reason, reason
 from kbcheck.suggest.terms import terms
 
@@ -127,7 +127,7 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
         score = best[target].score if target in best else 0.0
         # the ranking's word, weighed by how much the note writes about the page (damped: a page of
         # common words the note repeats does not outweigh the ranking)
-        breadth = _breadth(suggester, target)
+        breadth = _breadth(kb, suggester, target)
         pages[target] = (_LINKED if target not in named else _WORK,
                          -score * (1 + math.log(strength)) / (1 + math.log1p(breadth)), -strength,
                          order.get(target, len(order)), target)
@@ -154,10 +154,13 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
     return out[:top]
 
 
-def _breadth(suggester: Suggester, page: str) -> int:
-    """How many files the page links: a benchmark or a model that every note uses is linked by all."""
+def _breadth(kb: KnowledgeBase, suggester: Suggester, page: str) -> int:
+    """How many notes and cards the page links: a benchmark or a model every note evaluates on is
+    linked by them all, and its page lists them (its links to other pages are topics, not uses)."""
     document = suggester.index.documents.get(page)
-    return sum(1 for t in document.links_out if t.startswith("path:")) if document is not None else 0
+    if document is None:
+        return 0
+    return sum(1 for t in document.links_out if t.startswith("path:") and kb.kind_of(t[5:]) in MATERIAL_KINDS)
 
 
 def _named_pages(kb: KnowledgeBase, path: str, suggester: Suggester) -> dict[str, Reason]:
