@@ -5,6 +5,7 @@ what a new page cites, which notes a page already discusses, and text that reads
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -394,6 +395,36 @@ def test_a_page_a_new_note_links_that_does_not_exist_yet_is_proposed(git_repo, c
         "linked from wiki/concepts/speculative-decoding.md"]
     # the missing PDF is no living document: no page is proposed for it
     assert not [a for a in actions if "h2o.pdf" in a["path"]]
+
+
+def _proposed(git_repo, notes: dict[str, str], capsys) -> list[str]:  # type: ignore[no-untyped-def]
+    """The new pages the digest proposes for the H2O note, in its order."""
+    base = ingest(git_repo, PAGE_AFTER, notes)
+    assert main(["digest", "--since", base, "--lang", "en"]) == 0
+    block = capsys.readouterr().out.split("zhang-2023-h2o-2306-14048.md", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^- New page `([^`]+)`", block, re.MULTILINE)
+
+
+BROAD_FIRST = NEW_PAGE_NOTE.replace("see [[kv-cache]]", "see [[language-model]], [[heavy-hitter-eviction]]")
+OTHERS = {f"wiki/sources/other-{n}.md": f"# Other {n}\n\nA [[language-model]] note.\n" for n in range(3)}
+
+
+def test_of_the_pages_a_note_links_still_to_write_the_narrowest_comes_first(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # three other notes link the field; the eviction method is this note's own
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": BROAD_FIRST, **OTHERS}, capsys)
+    assert proposed == ["wiki/concepts/heavy-hitter-eviction.md", "wiki/concepts/language-model.md"]
+
+
+def test_pages_as_few_notes_link_keep_the_notes_order(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": BROAD_FIRST}, capsys)
+    assert proposed == ["wiki/concepts/language-model.md", "wiki/concepts/heavy-hitter-eviction.md"]
+
+
+def test_a_page_named_for_one_of_the_notes_authors_is_not_proposed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    note = BROAD_FIRST.replace("arxiv_id: 2306.14048", "arxiv_id: 2306.14048\nauthors: [Mira Rao, Tom Li]").replace(
+        "see [[language-model]]", "by [[mira-rao]], see [[language-model]]")
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note}, capsys)
+    assert proposed == ["wiki/concepts/language-model.md", "wiki/concepts/heavy-hitter-eviction.md"]
 
 
 def test_a_link_the_templates_write_too_is_a_placeholder_not_a_page_to_write(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]

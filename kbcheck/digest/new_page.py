@@ -4,7 +4,13 @@ A note that links a page which does not exist yet (`[[kv-cache]]` with no
 `kv-cache.md`, or a relative link to a missing living document) names the page
 its author meant to write: the digest proposes it, at the path the link would
 resolve to (a wikilink: in the folder of the first `knowledge` glob), and the
-pages that should link it: the living documents the note links that exist. A link the
+pages that should link it: the living documents the note links that exist. Of
+several, the pages fewest of the knowledge base's notes link come first: the
+concept this note brings (`bridge-attention`, linked by it alone) before the field
+every note names (`large-language-model`), as a wiki's maintainer writes a note
+into the narrower page and lists it under the broad one's sources. A page named
+for one of the note's authors (its frontmatter `authors`) is about that person:
+no page for the note's material, and not proposed for it. A link the
 knowledge base's page templates write too (`Source Name: [[YouTube]]` in the template a note was
 made from) is the template's placeholder, left unfilled: no page anybody means to write.
 """
@@ -12,12 +18,14 @@ made from) is the template's placeholder, left unfilled: no page anybody means t
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.discussed import compact_name
 from kbcheck.globs import globset
 from kbcheck.model.citations import scan_wikilinks
-from kbcheck.model.knowledge_base import KNOWLEDGE, static_prefix
+from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, static_prefix
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
 
@@ -63,6 +71,7 @@ class NewPages:
         self._home = _home(kb)
         self._living = globset(kb.config.knowledge)
         self._placeholders: frozenset[str] | None = None
+        self._links: Counter[str] | None = None
 
     @property
     def placeholders(self) -> frozenset[str]:
@@ -75,6 +84,17 @@ class NewPages:
             self._placeholders = frozenset(name for data in texts.values()
                                            for _at, name in scan_wikilinks(data.decode("utf-8", "replace")))
         return self._placeholders
+
+    def _wanted_by(self, target: str) -> int:
+        """How many of the knowledge base's notes link the page (`[[name]]` by its name, case aside),
+        read once from their text."""
+        if self._links is None:
+            kb = self.kb
+            notes = kb.paths_of_kind(GUIDE, BRIEF)
+            kb.preload(notes)
+            self._links = Counter(name.casefold() for text in map(kb.text, notes) if text
+                                  for name in {name for _at, name in scan_wikilinks(text)})
+        return self._links[posixpath.splitext(posixpath.basename(target))[0].casefold()]
 
     def of(self, path: str) -> list[NewPage]:
         """The living documents the note at `path` links that do not exist yet."""
@@ -91,12 +111,32 @@ class NewPages:
                 target = broken.target
             if target is not None and self._living.match(target) and target not in wanted:
                 wanted.append(target)
+        if wanted:
+            authors = _authors(kb, path)
+            wanted = [target for target in wanted if _page_stem(target) not in authors]  # a page on someone
+        if len(wanted) > 1:  # the narrowest first: the page fewest notes link is this note's own topic
+            wanted.sort(key=self._wanted_by)
         if not wanted:
             return []
         linkers = list(dict.fromkeys(
             link.target for links in resolved.block_links for link in links
             if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
         return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
+
+
+def _page_stem(target: str) -> str:
+    return compact_name(posixpath.splitext(posixpath.basename(target))[0])
+
+
+def _authors(kb: KnowledgeBase, path: str) -> set[str]:
+    """The note's authors (frontmatter `authors` or `author`), as page names compare: a page named
+    for one of them is about that person, not a place for what the note says."""
+    from kbcheck.digest.items import front_fields
+
+    fields = front_fields(kb, path) or {}
+    raw = fields.get("authors", fields.get("author"))
+    names = raw if isinstance(raw, list) else [raw] if isinstance(raw, str) else []
+    return {compact_name(str(name)) for name in names if isinstance(name, str) and name.strip()}
 
 
 __all__ = ["NewPage", "NewPages", "page_name"]
