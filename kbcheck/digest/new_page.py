@@ -71,7 +71,6 @@ class NewPages:
         self._home = _home(kb)
         self._living = globset(kb.config.knowledge)
         self._placeholders: frozenset[str] | None = None
-        self._links: Counter[str] | None = None
 
     @property
     def placeholders(self) -> frozenset[str]:
@@ -84,17 +83,6 @@ class NewPages:
             self._placeholders = frozenset(name for data in texts.values()
                                            for _at, name in scan_wikilinks(data.decode("utf-8", "replace")))
         return self._placeholders
-
-    def _wanted_by(self, target: str) -> int:
-        """How many of the knowledge base's notes link the page (`[[name]]` by its name, case aside),
-        read once from their text."""
-        if self._links is None:
-            kb = self.kb
-            notes = kb.paths_of_kind(GUIDE, BRIEF)
-            kb.preload(notes)
-            self._links = Counter(name.casefold() for text in map(kb.text, notes) if text
-                                  for name in {name for _at, name in scan_wikilinks(text)})
-        return self._links[posixpath.splitext(posixpath.basename(target))[0].casefold()]
 
     def of(self, path: str) -> list[NewPage]:
         """The living documents the note at `path` links that do not exist yet."""
@@ -115,13 +103,26 @@ class NewPages:
             authors = _authors(kb, path)
             wanted = [target for target in wanted if _page_stem(target) not in authors]  # a page on someone
         if len(wanted) > 1:  # the narrowest first: the page fewest notes link is this note's own topic
-            wanted.sort(key=self._wanted_by)
+            wanted.sort(key=lambda target: notes_linking(kb, target))
         if not wanted:
             return []
         linkers = list(dict.fromkeys(
             link.target for links in resolved.block_links for link in links
             if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
         return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
+
+
+def notes_linking(kb: KnowledgeBase, page: str) -> int:
+    """How many of the knowledge base's notes link the page by its name (`[[name]]`, case aside),
+    written or not: read once per run from the notes' text."""
+    return kb.derived(_links_by_name, "")[posixpath.splitext(posixpath.basename(page))[0].casefold()]
+
+
+def _links_by_name(kb: KnowledgeBase, _path: str) -> Counter[str]:
+    notes = kb.paths_of_kind(GUIDE, BRIEF)
+    kb.preload(notes)
+    return Counter(name.casefold() for text in map(kb.text, notes) if text
+                   for name in {name for _at, name in scan_wikilinks(text)})
 
 
 def _page_stem(target: str) -> str:
@@ -139,4 +140,4 @@ def _authors(kb: KnowledgeBase, path: str) -> set[str]:
     return {compact_name(str(name)) for name in names if isinstance(name, str) and name.strip()}
 
 
-__all__ = ["NewPage", "NewPages", "page_name"]
+__all__ = ["NewPage", "NewPages", "notes_linking", "page_name"]
