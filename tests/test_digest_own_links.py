@@ -296,20 +296,6 @@ def test_a_page_every_note_links_yields_to_the_narrower_page_the_note_links(git_
     assert placed[0][0] == "wiki/concepts/data-curation.md"
 
 
-def test_a_page_every_note_links_by_name_yields_too_before_it_lists_them(git_repo: GitRepo) -> None:
-    # the benchmark's page lists one note so far, but twelve notes link it: it is as broad
-    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/entities/codearena.md": USED.format(sources="- [[old-note]]"),
-                         "wiki/concepts/data-curation.md": CURATION, "wiki/sources/old-note.md": OLD_NOTE,
-                         **{f"wiki/sources/user-{n}.md": f"# Model {n}\n\nA code model, see [[codearena|the benchmark]].\n"
-                            for n in range(12)}})
-    git_repo.commit_all("base", author="tom")
-    git_repo.write("wiki/sources/textbooks.md", TEXTBOOKS)
-    git_repo.commit_all("ingest", author="tom")
-    placed, ranked = _placement(git_repo, "wiki/sources/textbooks.md")
-    assert ranked[0][0] == "wiki/entities/codearena.md"
-    assert placed[0][0] == "wiki/concepts/data-curation.md"
-
-
 def test_a_page_few_notes_link_keeps_its_place_by_the_ranking(git_repo: GitRepo) -> None:
     # the same benchmark page listing one note is as narrow as the concept page: the ranking decides
     git_repo.write_many({".kbcheck.toml": WIKI, "wiki/entities/codearena.md": USED.format(sources="- [[old-note]]"),

@@ -19,10 +19,9 @@ they go first, in this order:
 
 Pages of the first two are ordered within each by the ranking's score of their
 best section times 1 + the log of how often the note writes the page's title
-words (its least written one), divided by 1 + the log of 1 + the notes that use
-the page (that link it by name, or that it lists: a benchmark or model every note
-evaluates on is linked by them all, and its page lists them; the note's own
-contribution goes to the narrower page it links), then by the order
+words (its least written one), divided by 1 + the log of 1 + the notes and cards
+the page links (a benchmark or model every note evaluates on is linked by them
+all: the note's own contribution goes to the narrower page it links), then by the order
 the note links them; the section is the page's best by the ranking, else its
 first that takes entries.
 The ranking's other suggestions follow. A note's tags are no such place: a
@@ -38,7 +37,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.gist import prose
-from kbcheck.digest.new_page import notes_linking
 from kbcheck.evidence.discussed import coined_names, compact_name
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE
@@ -157,13 +155,12 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
 
 
 def _breadth(kb: KnowledgeBase, suggester: Suggester, page: str) -> int:
-    """How many notes use the page: those that link it, or those it lists (a benchmark or a model
-    every note evaluates on is linked by them all, and its page, once written, lists them; its links
-    to other pages are topics, not uses)."""
+    """How many notes and cards the page links: a benchmark or a model every note evaluates on is
+    linked by them all, and its page lists them (its links to other pages are topics, not uses)."""
     document = suggester.index.documents.get(page)
-    listed = sum(1 for t in document.links_out if t.startswith("path:") and kb.kind_of(t[5:]) in MATERIAL_KINDS
-                 ) if document is not None else 0
-    return max(listed, notes_linking(kb, page))
+    if document is None:
+        return 0
+    return sum(1 for t in document.links_out if t.startswith("path:") and kb.kind_of(t[5:]) in MATERIAL_KINDS)
 
 
 def _named_pages(kb: KnowledgeBase, path: str, suggester: Suggester) -> dict[str, Reason]:
