@@ -20,8 +20,8 @@ they go first, in this order:
 Pages of the first two are ordered within each by the ranking's score of their
 best section times 1 + the log of how often the note writes the page's title
 words (its least written one), divided by 1 + the log of 1 + the notes and cards
-the page links (a benchmark or model every note evaluates on is linked by them
-all: the note's own contribution goes to the narrower page it links), then by the order
+the page lists (the page of a benchmark or a model every note evaluates on lists
+them all: the note's own contribution goes to the narrower page it links), then by the order
 the note links them; the section is the page's best by the ranking, else its
 first that takes entries.
 The ranking's other suggestions follow. A note's tags are no such place: a
@@ -155,8 +155,8 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
 
 
 def _breadth(kb: KnowledgeBase, suggester: Suggester, page: str) -> int:
-    """How many notes and cards the page links: a benchmark or a model every note evaluates on is
-    linked by them all, and its page lists them (its links to other pages are topics, not uses)."""
+    """How many notes and cards the page links: the page of a benchmark or a model every note
+    evaluates on lists them all (its links to other pages are topics, not uses)."""
     document = suggester.index.documents.get(page)
     if document is None:
         return 0
