@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kbcheck.evidence.discussed import SEPARATORS
 from kbcheck.model.document import MARKDOWN_SUFFIXES
 from kbcheck.regex import lazy
 
@@ -31,13 +32,12 @@ INDEX_STEMS = frozenset({"readme", "index", "_index"})
 NAME_WORDS = 4
 _NAME_WORD = lazy(r"[^\W\d_]+")
 _CJK = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_SEPARATORS = lazy(r"[\W_]+")
 
 
 def work_key(name: str) -> str | None:
     """A file name or a title as a key (casefolded, every run of separators one space), when it is
     long enough to name one work: `NAME_WORDS` words, a CJK word counted per two characters."""
-    key = " ".join(_SEPARATORS.split(name.casefold())).strip()
+    key = " ".join(SEPARATORS.split(name.casefold())).strip()
     words = sum(1 for word in _NAME_WORD.findall(key) if not _CJK.match(word))
     words += len(_CJK.findall(key)) // 2
     return key if words >= NAME_WORDS else None

@@ -36,6 +36,7 @@ from kbcheck.digest.chronology import note_date
 from kbcheck.digest.model import ADDED, DELETED, Item
 from kbcheck.digest.moves import INDEX_STEMS, work_key
 from kbcheck.digest.phrases import plural, say
+from kbcheck.evidence.discussed import SEPARATORS
 from kbcheck.evidence.head import FILE_YEAR
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
@@ -58,8 +59,6 @@ _TWINS_SHOWN = 2
 HABIT_SHARE = 0.5
 #: ... and at least this many of them are dated (fewer tell no habit)
 HABIT_NOTES = 5
-#: what separates the words of a title or a file name
-_SEPARATORS = lazy(r"[\W_]+")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
@@ -78,7 +77,7 @@ def _file_name(path: str) -> str | None:
 
 
 def _same_title(a: str, b: str) -> bool:
-    return _SEPARATORS.sub("", a).lower() == _SEPARATORS.sub("", b).lower()
+    return SEPARATORS.sub("", a).lower() == SEPARATORS.sub("", b).lower()
 
 
 class NoteCautions:

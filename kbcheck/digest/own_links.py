@@ -40,7 +40,7 @@ from kbcheck.digest.gist import prose
 from kbcheck.evidence.discussed import coined_names, compact_name
 from kbcheck.model.document import REFERENCE, file_title
 from kbcheck.model.knowledge_base import KNOWLEDGE
-from kbcheck.suggest.rank import MATERIAL_KINDS, Suggestion
+from kbcheck.suggest.rank import Suggestion
 from kbcheck.suggest.reasons import Reason, reason
 from kbcheck.suggest.terms import terms
 
@@ -127,7 +127,9 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
         score = best[target].score if target in best else 0.0
         # the ranking's word, weighed by how much the note writes about the page (damped: a page of
         # common words the note repeats does not outweigh the ranking)
-        breadth = _breadth(kb, suggester, target)
+        # breadth: the notes and cards the page lists (the page of a benchmark or a model every
+        # note evaluates on lists them all; its links to other pages are topics, not uses)
+        breadth = suggester.material_cited.get(target, 0)
         pages[target] = (_LINKED if target not in named else _WORK,
                          -score * (1 + math.log(strength)) / (1 + math.log1p(breadth)), -strength,
                          order.get(target, len(order)), target)
@@ -152,15 +154,6 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
             seen.add(key)
             out.append(suggestion)
     return out[:top]
-
-
-def _breadth(kb: KnowledgeBase, suggester: Suggester, page: str) -> int:
-    """How many notes and cards the page links: the page of a benchmark or a model every note
-    evaluates on lists them all (its links to other pages are topics, not uses)."""
-    document = suggester.index.documents.get(page)
-    if document is None:
-        return 0
-    return sum(1 for t in document.links_out if t.startswith("path:") and kb.kind_of(t[5:]) in MATERIAL_KINDS)
 
 
 def _named_pages(kb: KnowledgeBase, path: str, suggester: Suggester) -> dict[str, Reason]:

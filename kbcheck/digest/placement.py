@@ -6,12 +6,12 @@ and the merge actions in priority order.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
 from kbcheck.digest.phrases import plural, say
+from kbcheck.evidence.discussed import compact_name
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
 from kbcheck.regex import lazy
@@ -44,10 +44,6 @@ _COINED = lazy(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]
 _LOWER_TOKEN = lazy(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 #: letters two names must share before they are close, and near-name warnings per increment
 _NEAR_CORE, _NEAR_SHOWN = 6, 2
-
-
-def _compact(name: str) -> str:
-    return re.sub(r"[-_]", "", name).lower()
 
 
 #: a term held by more files than this (or this share of them) is a topic word, not a name
@@ -132,6 +128,8 @@ class Neighbourhood:
         self._coined: dict[str, list[tuple[str, str]]] | None = None
         self._common: set[str] = set()
         self._titles: dict[str, str] | None = None
+        #: the titles long enough to name one work, as `moves.work_key` writes them
+        self._title_keys: dict[str, str] | None = None
         self.owners: dict[str, list[str]] = {}
         for stem, path in kb.repo_index().items():
             card = kb.card_id_of_path(path)
@@ -182,19 +180,17 @@ class Neighbourhood:
         another note's title writes another way around the same letters (`Qwen-AgentWorld`): close
         names of different works. A name written out inside the other (`Llama-2` in `Llama-2-Chat`)
         is a variant, not a clash; a dictionary word is no coined name."""
-        mine = [(name, _compact(name)) for name in dict.fromkeys(_COINED.findall(item.title))]
+        mine = [(name, compact_name(name)) for name in dict.fromkeys(_COINED.findall(item.title))]
         if not mine:
             return []
         if self._coined is None:
-            from kbcheck.model.document import file_title
-
             # what the notes write in lower case is a word (`fine-tuning`, `finetuning`), not a name
-            common = {_compact(w) for text in self.prose.values() for w in _LOWER_TOKEN.findall(text)}
+            common = {compact_name(w) for text in self.prose.values() for w in _LOWER_TOKEN.findall(text)}
             self._coined = {}
-            for path in self.notes:
-                for name in dict.fromkeys(_COINED.findall(file_title(self.kb.document(path), path))):
-                    if _compact(name) not in common:
-                        self._coined.setdefault(_compact(name), []).append((name, path))
+            for path, title in self.titles().items():
+                for name in dict.fromkeys(_COINED.findall(title)):
+                    if compact_name(name) not in common:
+                        self._coined.setdefault(compact_name(name), []).append((name, path))
             self._common = common
         mine = [(name, compact) for name, compact in mine if len(compact) >= _NEAR_CORE and compact not in self._common]
         own = {cited.id for cited in item.ids}
@@ -222,19 +218,26 @@ class Neighbourhood:
         names one work (`moves.work_key`): a sequel (`… II: phi-1.5 technical report`), a part, or
         the same work noted twice under a longer or a cut title."""
         from kbcheck.digest.moves import work_key
-        from kbcheck.model.document import file_title
 
-        mine = work_key(file_title(self.kb.document(item.path), item.path))
+        titles = self.titles()
+        mine = work_key(titles[item.path] if item.path in titles else self._title(item.path))
         if mine is None:
             return []
-        if self._titles is None:
-            self._titles = {}
-            for path in self.notes:
-                key = work_key(file_title(self.kb.document(path), path))
-                if key is not None:
-                    self._titles[path] = key
-        return [path for path, key in self._titles.items() if path != item.path and key != mine
+        if self._title_keys is None:
+            self._title_keys = {path: key for path, title in titles.items() if (key := work_key(title)) is not None}
+        return [path for path, key in self._title_keys.items() if path != item.path and key != mine
                 and (key.startswith(mine + " ") or mine.startswith(key + " "))]
+
+    def titles(self) -> dict[str, str]:
+        """Each guide's and brief's title, read once per digest (names and openings are compared on them)."""
+        if self._titles is None:
+            self._titles = {path: self._title(path) for path in self.notes}
+        return self._titles
+
+    def _title(self, path: str) -> str:
+        from kbcheck.model.document import file_title
+
+        return file_title(self.kb.document(path), path)
 
     def is_hub(self, path: str) -> bool:
         """A changelog, a to-do list, a template, or an index linking a good share of the notes: it is

@@ -47,7 +47,7 @@ def living_status(kb: KnowledgeBase) -> dict[str, IdStatus]:
                 if section not in references:
                     references.append(section)
             entries = list(dict.fromkeys(name(s) for _l, _c, s in sorted(where.entry)))
-            about = bool(where.references) and not where.body and discussions.about(where)
+            about = not where.body and discussions.about(where)
             if about:  # a page named for the work is its entry (`evidence/discussed.py`)
                 entries = [name(_lead_section(doc).name)]
             status = IdStatus(

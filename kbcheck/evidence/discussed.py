@@ -35,8 +35,6 @@ if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
 
 ENTRY, ABOUT, NAMED, NUMBERED, OWN_SOURCE = "entry", "about", "named", "numbered", "own-source"
-#: what the digest counts as an entry about the work (module docstring)
-ENTRY_KINDS = (ENTRY, ABOUT)
 
 #: shorter names ("RL", "KV") match too much prose to count as a discussion
 _MIN_NAME = 3
@@ -49,13 +47,14 @@ _TRAILER = lazy(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
 #: (`GPT4o`), or an acronym of four capitals or more (`BEIR`); a dictionary word is none
 COINED = lazy(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
               r"|[A-Za-z]+[0-9][A-Za-z0-9]*|[A-Z]{4,})(?![\w-])")
-_NOT_NAME = lazy(r"[\W_]+")
+#: what separates the words of a name, a title or a file name
+SEPARATORS = lazy(r"[\W_]+")
 
 
 def compact_name(name: str) -> str:
     """A name as pages and titles write it alike: `DeepSeek-Coder`, `deepseek_coder` and
     `deepseek-coder.md`'s stem are all `deepseekcoder`."""
-    return _NOT_NAME.sub("", name).casefold()
+    return SEPARATORS.sub("", name).casefold()
 
 
 def coined_names(title: str) -> list[str]:
@@ -208,5 +207,5 @@ def _top_level(doc: Document, section: Section) -> bool:
     return title is not None and title.section == section.parent
 
 
-__all__ = ["ABOUT", "COINED", "ENTRY", "ENTRY_KINDS", "NAMED", "NUMBERED", "OWN_SOURCE", "Discussions",
+__all__ = ["ABOUT", "COINED", "ENTRY", "NAMED", "NUMBERED", "OWN_SOURCE", "SEPARATORS", "Discussions",
            "coined_names", "compact_name", "name_parts", "note_title", "page_names", "work_names"]

@@ -11,7 +11,7 @@ from typing import Any
 from kbcheck.model.knowledge_base import KNOWLEDGE, KnowledgeBase
 from kbcheck.suggest.background import Background
 from kbcheck.suggest.index import Resolver, SectionIndex, build_index
-from kbcheck.suggest.rank import Suggestion, make_query, overviews, rank
+from kbcheck.suggest.rank import Suggestion, make_query, material_cited, overviews, rank
 
 DEFAULT_TOP = 3
 
@@ -25,6 +25,7 @@ class Suggester:
         self._index: SectionIndex | None = None
         self._background = background
         self._overviews: set[str] | None = None
+        self._cited: dict[str, int] | None = None
         self._pages_by_name: dict[str, list[str]] | None = None
 
     @property
@@ -44,8 +45,15 @@ class Suggester:
     def overviews(self) -> set[str]:
         """The living documents that cover what the knowledge base collects, not one topic of it."""
         if self._overviews is None:
-            self._overviews = overviews(self.kb, self.index)
+            self._overviews = overviews(self.kb, self.material_cited)
         return self._overviews
+
+    @property
+    def material_cited(self) -> dict[str, int]:
+        """Each living document -> how many notes and cards it links (`rank.material_cited`)."""
+        if self._cited is None:
+            self._cited = material_cited(self.kb, self.index)
+        return self._cited
 
     @property
     def pages_by_name(self) -> dict[str, list[str]]:

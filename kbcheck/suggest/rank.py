@@ -248,12 +248,18 @@ def _name(section: IndexedSection) -> str:
     return section.heading
 
 
-def overviews(kb: KnowledgeBase, index: SectionIndex) -> set[str]:
-    """The living documents that cite a good share of the knowledge base's notes and cards: the
-    overviews of what it collects, where any note may belong (a page on one topic cites a few)."""
+def material_cited(kb: KnowledgeBase, index: SectionIndex) -> dict[str, int]:
+    """Each living document -> how many of the knowledge base's notes and cards it links."""
     material = {f"path:{p}" for p in kb.paths_of_kind(*MATERIAL_KINDS)}
-    floor = max(_OVERVIEW_CITES, len(material) * OVERVIEW_SHARE)
-    return {path for path, doc in index.documents.items() if len(doc.links_out & material) >= floor}
+    return {path: len(doc.links_out & material) for path, doc in index.documents.items()}
+
+
+def overviews(kb: KnowledgeBase, cited: dict[str, int]) -> set[str]:
+    """The living documents that cite a good share of the knowledge base's notes and cards (`cited`,
+    `material_cited`): the overviews of what it collects, where any note may belong (a page on one
+    topic cites a few)."""
+    floor = max(_OVERVIEW_CITES, len(kb.paths_of_kind(*MATERIAL_KINDS)) * OVERVIEW_SHARE)
+    return {path for path, count in cited.items() if count >= floor}
 
 
 def rank(kb: KnowledgeBase, index: SectionIndex, query: Query, top: int,
