@@ -161,7 +161,8 @@ DIGEST_FACTS = {
                   ("notes/chips-copy.md", NO_HOME)),
     "link-list": ("layout_detect.py", ("return len(notes) >= INDEX_MIN_LINKS and", "return False and"),
                   ("notes/map.md", NO_HOME)),
-    "placed": ("digest/placed.py", ("out = linked_placement(kb, path, suggester)", "out = []"),
+    "placed": ("digest/placed.py", ("out = linked_placement(kb, path, suggester, topic_unwritten=topic_unwritten)",
+                                   "out = []"),
                ("notes/pruning.md", ("increment", NEW, []))),
 }
 

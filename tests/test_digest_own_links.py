@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from kbcheck.config import load_config
 from kbcheck.digest import make_digest
-from kbcheck.digest.own_links import linked_placement
+from kbcheck.digest.model import Item
+from kbcheck.digest.own_links import linked_placement, title_names
 from kbcheck.git import open_repository
 from kbcheck.model.knowledge_base import KnowledgeBase
 from kbcheck.snapshots import tree_snapshot
@@ -338,3 +339,70 @@ def test_a_note_whose_title_begins_another_is_related_material(git_repo: GitRepo
     alike = [r.path for r in item.related if r.why.startswith("one title begins with the other")]
     # `Textbook Quality` (two words) names no work: a title that short begins many
     assert alike == ["wiki/sources/first.md"]
+
+
+BACKBONE = """# Transformer
+
+## Key Points
+
+- Self-attention layers with residual connections; the backbone of most language models.
+
+## Sources
+
+- [[old-note]]
+"""
+RETRIEVAL_NOTE = """---
+title: "{title}"
+---
+
+## Summary
+
+A transformer language model looks up its next token in a datastore of cached contexts, and an automaton
+over the datastore saves most of the lookups. The transformer backbone is unchanged.
+
+## Concepts
+
+- [[transformer]]
+- {pending}
+"""
+
+
+def _pending_topic(repo: GitRepo, title: str, pending: str = "[[knn-language-model]]") -> Item:
+    """The digest's item for a note that links the existing `transformer` page and, by `pending`,
+    a page still to write."""
+    repo.write_many({".kbcheck.toml": WIKI, "wiki/concepts/transformer.md": BACKBONE,
+                     "wiki/concepts/few-shot-learning.md": CONCEPT, "wiki/sources/old-note.md": OLD_NOTE})
+    repo.commit_all("base", author="tom")
+    repo.write("wiki/sources/retrieval.md", RETRIEVAL_NOTE.format(title=title, pending=pending))
+    repo.commit_all("ingest", author="tom")
+    with open_repository(repo.path) as handle:
+        digest = make_digest(handle, load_config(handle.root), since="HEAD~1", lang="en", cache=False)
+    return next(i for i in digest.items if i.path == "wiki/sources/retrieval.md")
+
+
+def test_a_page_linked_beside_a_topic_still_to_write_is_no_home(git_repo: GitRepo) -> None:
+    # the note's topic (kNN language models) has no page yet: the backbone's page is not where it goes
+    item = _pending_topic(git_repo, "Automaton-Augmented Retrieval for Language Models")
+    assert item.cls == "increment"
+    assert item.suggested_sections == []
+    assert [p.path for p in item.new_pages] == ["wiki/concepts/knn-language-model.md"]
+
+
+def test_a_page_the_title_names_stays_a_home_beside_a_topic_still_to_write(git_repo: GitRepo) -> None:
+    item = _pending_topic(git_repo, "Retrieval Makes Transformers Cheaper")
+    assert item.suggested_sections[0].living_doc == "wiki/concepts/transformer.md"
+    assert [p.path for p in item.new_pages] == ["wiki/concepts/knn-language-model.md"]
+
+
+def test_without_a_page_still_to_write_the_linked_page_keeps_its_place(git_repo: GitRepo) -> None:
+    item = _pending_topic(git_repo, "Automaton-Augmented Retrieval for Language Models", pending="[[few-shot-learning]]")
+    assert item.suggested_sections[0].living_doc == "wiki/concepts/transformer.md"
+    assert item.new_pages == []
+
+
+def test_a_title_names_a_page_by_its_words_in_longer_forms() -> None:
+    assert title_names("Learning to Encode Position for Transformer", "Positional Encoding")
+    assert title_names("Manifold-Constrained Hyper-Connections", "Residual Connection")
+    assert not title_names("Automaton-Augmented Retrieval for Language Models", "Transformer")
+    # a short word matches only itself: `form` is no form of `formal`
+    assert not title_names("A Form of Retrieval", "Formal Grammar")

@@ -27,6 +27,15 @@ first that takes entries.
 The ranking's other suggestions follow. A note's tags are no such place: a
 wiki's tags name broad fields (`code-completion`), and its maintainers write a
 note into the narrower pages it links (measured in `bench/suggest/RESULTS.md`).
+
+**A topic still to write.** When the note also links a page that does not exist
+yet (the digest proposes it: `digest/new_page.py`), its own topic may have no
+page: a wiki links a paper's backbone (`transformer`), its tokenizer or its
+authors' institution beside the concept it brings. Then only a page the note's
+title names is a home (at least half of the page's title words in the title, a
+word matching its longer forms: `Encode Position` names `positional-encoding`),
+besides the page named for its work; the other places are left out and the new
+page is the note's place.
 """
 
 from __future__ import annotations
@@ -54,6 +63,8 @@ TITLE_SHARE = 0.5
 SHOWN = 3
 #: how deep in the ranking a linked page's best section is looked for
 _RANKED = 60
+#: the shortest word whose longer forms a title's word matches (`title_names`)
+_STEM_MIN = 5
 #: the tiers of the note's own places (module docstring)
 _WORK, _LINKED = 0, 1
 
@@ -104,13 +115,44 @@ def _page_strength(kb: KnowledgeBase, page: str, written: Counter[str]) -> int |
     return min(written[w] for w in held)
 
 
-def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: int = SHOWN) -> list[Suggestion]:
-    """The increment's suggested sections: its own places first (module docstring), then the ranking's."""
+def title_names(title: str, page_title: str) -> bool:
+    """Whether a note's title names a page: it holds at least `TITLE_SHARE` of the page's title
+    words, a word of five letters or more also matching its longer forms (`encode`, `encoding`)."""
+    page = {w for w in _words(page_title) if "-" not in w} or set(_words(page_title))
+    if not page:
+        return False
+    held = set(_words(title))
+
+    def found(word: str) -> bool:
+        stem = word[:-1] if word.endswith("e") else word
+        return word in held or any(
+            min(len(stem), len(other)) >= _STEM_MIN and (other.startswith(stem) or stem.startswith(
+                other[:-1] if other.endswith("e") else other)) for other in held)
+
+    return sum(map(found, page)) >= TITLE_SHARE * len(page)
+
+
+def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: int = SHOWN,
+                     topic_unwritten: bool = False) -> list[Suggestion]:
+    """The increment's suggested sections: its own places first (module docstring), then the ranking's;
+    with `topic_unwritten` (the note links a page still to write), only the pages its title names."""
+    out = _places(kb, path, suggester)
+    if topic_unwritten:
+        title = file_title(kb.document(path), path)
+        named = _named_pages(kb, path, suggester)
+        kept = {s.living_doc for s in out
+                if s.living_doc in named or title_names(title, file_title(kb.document(s.living_doc), s.living_doc))}
+        out = [s for s in out if s.living_doc in kept]
+    return out[:top]
+
+
+def _places(kb: KnowledgeBase, path: str, suggester: Suggester) -> list[Suggestion]:
+    """Every suggested section, the note's own places first (module docstring), then the ranking's."""
     ranked = suggester.suggest(path, top=_RANKED)
     links = body_links(kb, path)
     named = _named_pages(kb, path, suggester)
     if not links and not named:
-        return ranked[:top]
+        return ranked
     best: dict[str, Suggestion] = {}
     for suggestion in ranked:
         best.setdefault(suggestion.living_doc, suggestion)
@@ -153,7 +195,7 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
         if key not in seen:
             seen.add(key)
             out.append(suggestion)
-    return out[:top]
+    return out
 
 
 def _named_pages(kb: KnowledgeBase, path: str, suggester: Suggester) -> dict[str, Reason]:

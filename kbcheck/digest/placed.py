@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kbcheck.cache import shard_of
@@ -97,9 +98,9 @@ def parse_notes_in_workers(kb: KnowledgeBase) -> None:
 
 
 def _placed(kb: KnowledgeBase, path: str, suggester: Suggester, chronology: Chronology,
-            head_day: dt.date | None) -> list[Suggestion]:
+            head_day: dt.date | None, topic_unwritten: bool) -> list[Suggestion]:
     """Where the note's own links say, the ranking's best, then each chronological index's current period."""
-    out = linked_placement(kb, path, suggester)
+    out = linked_placement(kb, path, suggester, topic_unwritten=topic_unwritten)
     if chronology.indexes:
         taken = {(s.living_doc, s.line, s.section) for s in out}
         out += [s for s in chronology.places(note_date(kb, path, head_day))
@@ -108,9 +109,10 @@ def _placed(kb: KnowledgeBase, path: str, suggester: Suggester, chronology: Chro
 
 
 def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, suggester: Suggester,
-                     head_date: str = "") -> None:
+                     head_date: str = "", proposes_page: Callable[[str], bool] = lambda _path: False) -> None:
     """Give each increment its suggested sections (from `suggester`, over `kb`; `head_date` dates a
-    note that carries no date of its own), related material and name-clash warnings."""
+    note that carries no date of its own; `proposes_page`: whether a note links a page still to
+    write, `own_links`), related material and name-clash warnings."""
     # kept under the commit; placements an earlier kbcheck kept are not reused (the cache version)
     kept = AtCommit.for_run(kb, NAMESPACE, PLACED_KEY, config_digest(kb.config), lang)
     missing: list[Item] = []
@@ -129,7 +131,7 @@ def place_increments(kb: KnowledgeBase, increments: list[Item], lang: str, sugge
     head_day = as_date(head_date)
     placements: list[tuple[Item, Placement]] = []
     for item in missing:
-        placement: Placement = (_placed(kb, item.path, suggester, chronology, head_day),
+        placement: Placement = (_placed(kb, item.path, suggester, chronology, head_day, proposes_page(item.path)),
                                 neighbourhood.related(item, linked_files(kb, item.path), lang),
                                 [*neighbourhood.clashes(item, lang), *neighbourhood.near_clashes(item, lang)], [])
         placements.append((item, placement))
