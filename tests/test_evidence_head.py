@@ -265,11 +265,18 @@ def test_a_note_without_a_title_heading_is_titled_by_its_file_name_where_notes_a
     assert [(x.kind, x.target) for x in head.links] == [("work", "12 - Context Switching in Kernels")]
 
 
+def test_a_level_1_heading_after_others_is_a_section_not_the_title() -> None:
+    """`# Tags` at the end of an Obsidian note is a section: the file name is still the note's title."""
+    tagged = BODY + "\n# Tags\n\n- #kernels\n"
+    assert found(run({NAMED_GUIDE: tagged}, config=ONE_WORK, select={"KB005"})) == []
+    # where the configuration does not say the notes are about one work, the file name names none
+    findings = found(run({NAMED_GUIDE: tagged}, config=Config(), select={"KB005"}))
+    assert [(p, subject) for _r, p, _l, subject in findings] == [(NAMED_GUIDE, "4.2%")]
+
+
 @pytest.mark.parametrize(("path", "text", "config"), [
     (NAMED_GUIDE, BODY, Config()),  # not said of these notes: a file name names no work
     ("organized/guides/notes.md", BODY, ONE_WORK),  # a file name of one word is no title
-    # a level-1 heading further down is the note's title, not its file name; it comes after the claim here
-    (NAMED_GUIDE, BODY + "\n# Appendix\n\nMore.\n", ONE_WORK),
 ])
 def test_a_file_name_names_no_work_elsewhere(path: str, text: str, config: Config) -> None:
     findings = found(run({path: text}, config=config, select={"KB005"}))

@@ -27,8 +27,9 @@ sources already (`Document.source_refs`):
 - `one-work-notes`: the configuration says the notes at this path are each about
   one work (`one-work-notes`, proposed by `kbcheck init` for a folder whose notes
   mostly name their work at the head): the title heading names it when no other
-  shape names anything, or the file name when the note has no level-1 heading (as
-  Obsidian, GitHub and MkDocs title it); a head naming several works still names none;
+  shape names anything, or the file name when the note's first heading is not of level 1
+  (as Obsidian and GitHub title it; a `# Tags` heading at the note's end is a section, no
+  title); a head naming several works still names none;
 - `front-source`: frontmatter `source`, `sources`, `resource`, `paper` or `pdf`
   names it (a file, or the work's title);
 - `one-reference` (read at the file level of KB005's evidence, `listed_work`, not by
@@ -182,7 +183,7 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     name = named or front_named
     at = title.line if title is not None else 1
     if titled and not works and not name:
-        # a note with no level-1 heading is titled by its file name, as Obsidian, GitHub and MkDocs show it
+        # a note whose first heading is not of level 1 is titled by its file name, as Obsidian and GitHub show it
         name = title.text if title is not None else _file_title(doc, path)
         if name:
             shapes.append("one-work-notes")
@@ -192,8 +193,10 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
 
 
 def _file_title(doc: Document, path: str) -> str:
-    """The file's name as the note's title, when no heading of the note is one (no level-1 heading)."""
-    if not path or any(s.heading is not None and s.level == 1 for s in doc.sections):
+    """The file's name as the note's title, when no heading of the note is one: its first heading is
+    not of level 1 (a level-1 heading after others is a section, `# Tags` at the end of the note)."""
+    first = next((s for s in doc.sections if s.heading is not None), None)
+    if not path or (first is not None and first.level == 1):
         return ""
     stem = PurePosixPath(path).stem
     return stem if _long_enough(_NOT_A_LETTER.sub("", stem)) else ""

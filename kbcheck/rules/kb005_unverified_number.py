@@ -24,8 +24,8 @@ lines under the title, or above it on the note's first lines, that link or cite 
 a web address alone over `---`, which markdown reads as a heading, is such a line
 too); a `参考：` / `Source:` / `主要来源：` line
 anywhere; frontmatter `source`,
-`resource`, `paper` or `pdf`; the title heading alone (its file name, in a note with
-no level-1 heading), in a note that
+`resource`, `paper` or `pdf`; the title heading alone (its file name, in a note whose
+first heading is not of level 1), in a note that
 `one-work-notes` in the configuration says is about one work (`kbcheck init`
 proposes it for a folder whose notes mostly name their work, or that is named
 as notes on one kind of work: `BookNotes/`, `paper-notes/`); the work named as a bibliography would
