@@ -427,6 +427,62 @@ def test_a_page_named_for_one_of_the_notes_authors_is_not_proposed(git_repo, cap
     assert proposed == ["wiki/concepts/language-model.md", "wiki/concepts/heavy-hitter-eviction.md"]
 
 
+def test_a_page_named_for_an_author_and_their_affiliation_is_not_proposed(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # a wiki tells two people of one name apart by a word after it; accents aside
+    note = BROAD_FIRST.replace("arxiv_id: 2306.14048", "arxiv_id: 2306.14048\nauthors: [Mira Rao, Tomás Li]").replace(
+        "see [[language-model]]", "by [[mira-rao-acme]] and [[tomas-li]], see [[language-model]]")
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note}, capsys)
+    assert proposed == ["wiki/concepts/language-model.md", "wiki/concepts/heavy-hitter-eviction.md"]
+    # a page named by more than the name and a word or two is no person's
+    note = note.replace("[[mira-rao-acme]]", "[[mira-rao-lab-of-speech-research]]")
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note}, capsys)
+    assert proposed[0] == "wiki/concepts/mira-rao-lab-of-speech-research.md"
+
+
+TWO_FOLDERS = WIKI_CONFIG.replace('knowledge = ["wiki/concepts/*.md"]', 'knowledge = ["wiki/concepts/*.md", "wiki/entities/*.md"]')
+LISTED = """---
+title: Evicting the KV cache
+arxiv_id: 2306.14048
+---
+
+## Summary
+
+Keeps the heavy-hitter tokens in the cache.
+
+## Concepts
+
+- [[speculative-decoding]]
+- [[heavy-hitter-eviction]]
+
+## Models
+
+- [[acme-lab]]
+- [[llama-7b]]
+"""
+ENTITIES = "# A benchmark of evictions\n\nEvictions measured.\n\n## Entities Extracted\n\n- [[h2o-benchmark]]\n"
+
+
+def test_a_new_page_goes_in_the_folder_its_list_files_pages_in(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": TWO_FOLDERS, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE,
+                         "wiki/entities/acme-lab.md": "# Acme Lab\n\nA research lab.\n"})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({"wiki/sources/zhang-2023-h2o-2306-14048.md": LISTED, "wiki/sources/evictions.md": ENTITIES})
+    git_repo.commit_all("ingest", author="tom")
+    pages = [a["path"] for a in _digest(base, capsys)["merge_actions"] if a["action"].startswith("create")]
+    # beside an existing concept page; beside an existing entity page; under a heading naming the entities folder
+    assert sorted(pages) == ["wiki/concepts/heavy-hitter-eviction.md", "wiki/entities/h2o-benchmark.md",
+                             "wiki/entities/llama-7b.md"]
+
+
+def test_with_one_page_folder_every_new_page_goes_there(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write_many({".kbcheck.toml": WIKI_CONFIG, "wiki/concepts/speculative-decoding.md": PAGE_BEFORE})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({"wiki/sources/evictions.md": ENTITIES})
+    git_repo.commit_all("ingest", author="tom")
+    pages = [a["path"] for a in _digest(base, capsys)["merge_actions"] if a["action"].startswith("create")]
+    assert pages == ["wiki/concepts/h2o-benchmark.md"]
+
+
 def test_a_link_the_templates_write_too_is_a_placeholder_not_a_page_to_write(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     # the note was made from the template and kept its `Source: [[Video]]` unfilled; the
     # templates are excluded from the check, as init proposes

@@ -3,7 +3,7 @@
 A note that links a page which does not exist yet (`[[kv-cache]]` with no
 `kv-cache.md`, or a relative link to a missing living document) names the page
 its author meant to write: the digest proposes it, at the path the link would
-resolve to (a wikilink: in the folder of the first `knowledge` glob), and the
+resolve to (a wikilink by name: in a folder of the `knowledge` globs, `_folder`), and the
 pages that should link it: the living documents the note links that exist. Of
 several, the pages fewest of the knowledge base's notes link come first: the
 concept this note brings (`bridge-attention`, linked by it alone) before the field
@@ -13,21 +13,28 @@ for one of the note's authors (its frontmatter `authors`) is about that person:
 no page for the note's material, and not proposed for it. A link the
 knowledge base's page templates write too (`Source Name: [[YouTube]]` in the template a note was
 made from) is the template's placeholder, left unfilled: no page anybody means to write.
+
+A knowledge base with several page folders (`concepts/`, `entities/`) files a page
+the way the note lists it: in the folder of the existing pages linked in the same
+section (most of them), else in the folder the section's heading names (`## Entities
+Extracted` lists pages for `entities/`), else in the first folder.
 """
 
 from __future__ import annotations
 
 import posixpath
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.evidence.discussed import compact_name
+from kbcheck.evidence.discussed import SEPARATORS
 from kbcheck.globs import globset
 from kbcheck.model.citations import scan_wikilinks
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, static_prefix
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
+from kbcheck.suggest.terms import terms
 
 if TYPE_CHECKING:
     from kbcheck.model.knowledge_base import KnowledgeBase
@@ -45,14 +52,17 @@ class NewPage:
     linked_from: tuple[str, ...]
 
 
+def _glob_folder(glob: str) -> str:
+    """The folder a `knowledge` glob's fixed part names (`wiki/concepts/*.md`: `wiki/concepts/`)."""
+    prefix = static_prefix(glob)
+    if prefix.endswith("/") or not prefix:
+        return prefix
+    return posixpath.dirname(prefix) + "/" if "/" in prefix else ""
+
+
 def _home(kb: KnowledgeBase) -> str | None:
-    """The folder a new living document goes in: the first `knowledge` glob's fixed part."""
-    for glob in kb.config.knowledge:
-        prefix = static_prefix(glob)
-        if prefix.endswith("/") or not prefix:
-            return prefix
-        return posixpath.dirname(prefix) + "/" if "/" in prefix else ""
-    return None
+    """The folder a new living document goes in by default: the first `knowledge` glob's."""
+    return _glob_folder(kb.config.knowledge[0]) if kb.config.knowledge else None
 
 
 def page_name(written: str) -> str | None:
@@ -69,6 +79,7 @@ class NewPages:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self._home = _home(kb)
+        self._folders = _folders(kb)
         self._living = globset(kb.config.knowledge)
         self._placeholders: frozenset[str] | None = None
 
@@ -94,14 +105,17 @@ class NewPages:
         for broken in resolved.broken_paths:
             if _WIKILINK.match(broken.written):
                 name = page_name(broken.written)
-                target = f"{home}{name}.md" if name is not None and name not in self.placeholders else None
+                target = (f"{self._folder(path, broken.line, home)}{name}.md"
+                          if name is not None and name not in self.placeholders else None)
             else:
                 target = broken.target
-            if target is not None and self._living.match(target) and target not in wanted:
+            # one name is one page, in the folder of its first link
+            if (target is not None and self._living.match(target)
+                    and posixpath.basename(target) not in {posixpath.basename(t) for t in wanted}):
                 wanted.append(target)
         if wanted:
             authors = _authors(kb, path)
-            wanted = [target for target in wanted if _page_stem(target) not in authors]  # a page on someone
+            wanted = [target for target in wanted if not _about_author(target, authors)]  # a page on someone
         if len(wanted) > 1:  # the narrowest first: the page fewest notes link is this note's own topic
             wanted.sort(key=lambda target: notes_linking(kb, target))
         if not wanted:
@@ -110,6 +124,28 @@ class NewPages:
             link.target for links in resolved.block_links for link in links
             if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
         return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
+
+
+    def _folder(self, path: str, line: int, home: str) -> str:
+        """The folder a page the note links by name at `line` goes in (module docstring)."""
+        document = self.kb.document(path)
+        if len(self._folders) < 2 or document is None:
+            return home
+        section = document.section_at(line)
+        resolved = self.kb.resolve(path)
+        beside = Counter(posixpath.dirname(link.target) + "/" for i in section.blocks
+                         for link in resolved.block_links[i]
+                         if link.kind == "document" and self.kb.kind_of(link.target) == KNOWLEDGE)
+        if beside:
+            return max(self._folders, key=lambda folder: beside[folder])  # ties: the globs' order
+        named = set(terms(section.heading or ""))
+        return next((folder for folder in self._folders if set(terms(posixpath.basename(folder[:-1]))) & named),
+                    home)
+
+
+def _folders(kb: KnowledgeBase) -> list[str]:
+    """The folders the `knowledge` globs name, in their order."""
+    return list(dict.fromkeys(folder for folder in map(_glob_folder, kb.config.knowledge) if folder))
 
 
 def notes_linking(kb: KnowledgeBase, page: str) -> int:
@@ -125,11 +161,26 @@ def _links_by_name(kb: KnowledgeBase, _path: str) -> Counter[str]:
                    for name in {name for _at, name in scan_wikilinks(text)})
 
 
-def _page_stem(target: str) -> str:
-    return compact_name(posixpath.splitext(posixpath.basename(target))[0])
+#: words after a person's name in a page that tells two people apart (`yue-wang-salesforce`)
+_AFFILIATION_WORDS = 2
 
 
-def _authors(kb: KnowledgeBase, path: str) -> set[str]:
+def _name_words(name: str) -> tuple[str, ...]:
+    """A name's words, case and accents aside (`Michael Günther`: michael, gunther)."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    return tuple(word for word in SEPARATORS.split(plain.casefold()) if word)
+
+
+def _about_author(target: str, authors: set[tuple[str, ...]]) -> bool:
+    """Whether a page is named for one of the note's authors: their name, alone or (a name of two
+    words or more) followed by a word or two that tell two people of that name apart (`sida-wang-meta`)."""
+    words = _name_words(posixpath.splitext(posixpath.basename(target))[0])
+    return any("".join(words) == "".join(name) or (len(name) >= 2 and words[:len(name)] == name
+                                                    and len(words) - len(name) <= _AFFILIATION_WORDS)
+               for name in authors)
+
+
+def _authors(kb: KnowledgeBase, path: str) -> set[tuple[str, ...]]:
     """The note's authors (frontmatter `authors` or `author`), as page names compare: a page named
     for one of them is about that person, not a place for what the note says."""
     from kbcheck.digest.items import front_fields
@@ -137,7 +188,7 @@ def _authors(kb: KnowledgeBase, path: str) -> set[str]:
     fields = front_fields(kb, path) or {}
     raw = fields.get("authors", fields.get("author"))
     names = raw if isinstance(raw, list) else [raw] if isinstance(raw, str) else []
-    return {compact_name(str(name)) for name in names if isinstance(name, str) and name.strip()}
+    return {words for name in names if isinstance(name, str) and (words := _name_words(name))}
 
 
 __all__ = ["NewPage", "NewPages", "notes_linking", "page_name"]
