@@ -415,6 +415,14 @@ def test_of_the_pages_a_note_links_still_to_write_the_narrowest_comes_first(git_
     assert proposed == ["wiki/concepts/heavy-hitter-eviction.md", "wiki/concepts/language-model.md"]
 
 
+def test_the_page_named_for_the_work_is_proposed_first(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the note's title opens with its work's coined name, and the note links that work's page last
+    note = BROAD_FIRST.replace("title: Evicting the KV cache", "title: \"H2O: Evicting the KV cache\"").replace(
+        "[[heavy-hitter-eviction]]", "[[heavy-hitter-eviction]], [[h2o]]")
+    proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": note, **OTHERS}, capsys)
+    assert proposed == ["wiki/concepts/h2o.md", "wiki/concepts/heavy-hitter-eviction.md"]
+
+
 def test_pages_as_few_notes_link_keep_the_notes_order(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
     proposed = _proposed(git_repo, {"wiki/sources/zhang-2023-h2o-2306-14048.md": BROAD_FIRST}, capsys)
     assert proposed == ["wiki/concepts/language-model.md", "wiki/concepts/heavy-hitter-eviction.md"]

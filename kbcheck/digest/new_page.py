@@ -5,7 +5,9 @@ A note that links a page which does not exist yet (`[[kv-cache]]` with no
 its author meant to write: the digest proposes it, at the path the link would
 resolve to (a wikilink by name: in a folder of the `knowledge` globs, `_folder`), and the
 pages that should link it: the living documents the note links that exist. Of
-several, the pages fewest of the knowledge base's notes link come first: the
+several, the page named for the note's work comes first (its title's coined name:
+`H2O: …` links `[[h2o]]`, `evidence/discussed.py`), then the pages fewest of the
+knowledge base's notes link: the
 concept this note brings (`bridge-attention`, linked by it alone) before the field
 every note names (`large-language-model`), as a wiki's maintainer writes a note
 into the narrower page and lists it under the broad one's sources. A page named
@@ -28,9 +30,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kbcheck.evidence.discussed import SEPARATORS
+from kbcheck.evidence.discussed import SEPARATORS, coined_names, compact_name
 from kbcheck.globs import globset
 from kbcheck.model.citations import scan_wikilinks
+from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KNOWLEDGE, static_prefix
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
@@ -116,15 +119,17 @@ class NewPages:
         if wanted:
             authors = _authors(kb, path)
             wanted = [target for target in wanted if not _about_author(target, authors)]  # a page on someone
-        if len(wanted) > 1:  # the narrowest first: the page fewest notes link is this note's own topic
-            wanted.sort(key=lambda target: notes_linking(kb, target))
+        if len(wanted) > 1:
+            # the page named for the work first, then the narrowest: the page fewest notes link is
+            # this note's own topic
+            work = {compact_name(name) for name in coined_names(file_title(kb.document(path), path))}
+            wanted.sort(key=lambda target: (_page_stem(target) not in work, notes_linking(kb, target)))
         if not wanted:
             return []
         linkers = list(dict.fromkeys(
             link.target for links in resolved.block_links for link in links
             if link.kind == "document" and kb.kind_of(link.target) == KNOWLEDGE))[:LINKERS_SHOWN]
         return [NewPage(target, tuple(linkers)) for target in wanted[:NEW_PAGES_SHOWN]]
-
 
     def _folder(self, path: str, line: int, home: str) -> str:
         """The folder a page the note links by name at `line` goes in (module docstring)."""
@@ -163,6 +168,10 @@ def _links_by_name(kb: KnowledgeBase, _path: str) -> Counter[str]:
 
 #: words after a person's name in a page that tells two people apart (`yue-wang-salesforce`)
 _AFFILIATION_WORDS = 2
+
+
+def _page_stem(target: str) -> str:
+    return compact_name(posixpath.splitext(posixpath.basename(target))[0])
 
 
 def _name_words(name: str) -> tuple[str, ...]:
