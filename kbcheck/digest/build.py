@@ -201,11 +201,12 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
                  living=bool(head_docs), proposes_page=proposes)
         item.warnings = [*item.cautions, *finding_lines(index.concerning(item), lang)]
 
-    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date,
-                     lambda path: bool(pages.of(path)))
     for item in items:
         if item.cls == INCREMENT and item.change != DELETED:
             item.new_pages = pages.of(item.path)
+    proposing = {item.path for item in items if item.new_pages}
+    place_increments(head_kb, [i for i in items if i.cls == INCREMENT], lang, suggester, head_date,
+                     proposing.__contains__)
     unfold(head_kb, items, head_docs, lang)  # placed, and nothing in the living documents relates to it
 
     ordered = sorted((i for i in items if i.cls == INCREMENT), key=sort_key)
