@@ -80,8 +80,7 @@ arxiv_id: 2405.11111
 TWO_PAPERS = """---
 type: source
 title: 两篇论文的对比
-arxiv_id: 2405.11111
-doi: 10.1000/other.paper
+papers: [arXiv:2405.11111, arXiv:2406.22222]
 ---
 
 ## 摘要
@@ -135,7 +134,8 @@ def test_an_unlinked_chinese_note_is_an_increment_under_its_own_id(wiki, capsys)
     assert sparse["class"] == "increment"
     assert sparse["ids"] == ["2405.11111"]
     assert sparse["reason"] == "new material: arXiv:2405.11111 is absent from the living documents"
-    # two different papers in the frontmatter: the note stands for neither, and cites nothing in its body
+    # two papers in the frontmatter: the note stands for neither, and cites nothing in its body (an arXiv
+    # id beside a publisher DOI is one paper: `tests/test_real_notes_wiki_sources.py`)
     assert items["wiki/sources/two-papers.md"]["ids"] == []
 
 

@@ -289,3 +289,29 @@ def test_a_notes_head_gives_the_refs_of_its_whole_parse(name: str) -> None:
     assert [(r.kind, r.value) for r in head_refs(text, patterns, ("wiki",))] == whole
     if name == "frontmatter and title":
         assert ("arxiv", "2104.09864") not in whole and whole.count(("arxiv", "2208.05555")) == 3
+
+
+@pytest.mark.parametrize(("front", "stands_for"), [
+    # the preprint and its version of record: one work, known by its arXiv id
+    ("arxiv_id: 2305.01234\ndoi: 10.1145/3510003.3510140", ("arxiv", "2305.01234")),
+    ("arxiv_id: 2305.01234\ndoi: 10.48550/arXiv.2305.01234", ("arxiv", "2305.01234")),
+    # two preprints, or two DOIs beside a preprint, name no one work
+    ("arxiv_id: 2305.01234\nrelated: arXiv:2402.04321", None),
+    ("arxiv_id: 2305.01234\ndoi: 10.1145/3510003.3510140\nalso: 10.1145/3510003.3510999", None),
+])
+def test_a_note_with_an_arxiv_id_and_a_publisher_doi_stands_for_the_arxiv_id(
+        front: str, stands_for: tuple[str, str] | None) -> None:
+    note = "wiki/sources/sun-2022-code.md"
+    text = md("""
+        ---
+        type: source
+        title: Code Search with Context-aware Translation
+        {front}
+        ---
+
+        ## Summary
+
+        Code is translated before it is searched.
+        """).replace("{front}", front)
+    kb = KnowledgeBase(MemorySnapshot({note: text}), WIKI)  # type: ignore[arg-type]
+    assert kb.note_id(note) == stands_for

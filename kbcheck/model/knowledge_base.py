@@ -614,6 +614,9 @@ class KnowledgeBase:
             return ()
         kinds = set(self.config.reference_kinds)
         ids = {same_work(ref.kind, ref.value) for ref in self.facts.source_refs(path, kind) or () if ref.kind in kinds}
+        arxiv = [found for found in ids if found[0] == "arxiv"]
+        if len(ids) == 2 and len(arxiv) == 1 and any(found[0] == "doi" for found in ids):
+            return arxiv[0]  # one arXiv id beside one publisher DOI: the preprint and its version of record
         return next(iter(ids)) if len(ids) == 1 else ()
 
     def _names_an_id(self, path: str) -> bool:
