@@ -105,6 +105,13 @@ def test_a_note_marked_unread_or_outdated_says_so(git_repo: GitRepo, capsys) -> 
         "back-filled"]
 
 
+def test_an_empty_note_marked_unread_says_nothing_more(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    # a title and the paper's link only: its reason says it is empty, "unread" repeats it
+    empty = "---\nreading_status: TBD\npossibly_outdated: true\n---\n\n# Drafts Everywhere\n[paper link](https://arxiv.org/pdf/2609.01234)\n"
+    warnings = _cautions(git_repo, {}, {"papers/a/README.md": empty}, capsys)
+    assert not [w for w in warnings["papers/a/README.md"] if "unread" in w or "outdated" in w]
+
+
 def test_a_coined_name_written_another_way_is_a_near_name_clash(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     warnings = _cautions(git_repo, {"papers/qwen/README.md": paper("Qwen-AgentWorld: Worlds for Agents", "2609.11111")},
                          {"papers/aw/README.md": paper("Agent-World: Scaling Environments", "2609.22222")}, capsys)

@@ -148,7 +148,8 @@ class NoteCautions:
             out += self._namesakes(item, lang, copies)
         if backfilled:
             out.append(backfilled)
-        out += self._unread(item, lang, bool(backfilled))
+        if not item.stub:  # an empty note's reason says there is nothing in it to read or cite
+            out += self._unread(item, lang, bool(backfilled))
         return out
 
     def _twins(self, item: Item, sole: str, lang: str) -> tuple[list[str], list[str]]:
