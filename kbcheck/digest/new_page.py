@@ -105,6 +105,7 @@ class NewPages:
             return []
         resolved = kb.resolve(path)
         wanted: list[str] = []
+        names: set[str] = set()  # one name is one page, in the folder of its first link
         for broken in resolved.broken_paths:
             if _WIKILINK.match(broken.written):
                 name = page_name(broken.written)
@@ -112,9 +113,8 @@ class NewPages:
                           if name is not None and name not in self.placeholders else None)
             else:
                 target = broken.target
-            # one name is one page, in the folder of its first link
-            if (target is not None and self._living.match(target)
-                    and posixpath.basename(target) not in {posixpath.basename(t) for t in wanted}):
+            if target is not None and self._living.match(target) and posixpath.basename(target) not in names:
+                names.add(posixpath.basename(target))
                 wanted.append(target)
         if wanted:
             authors = _authors(kb, path)

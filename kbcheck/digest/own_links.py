@@ -102,11 +102,16 @@ def _written(kb: KnowledgeBase, path: str) -> Counter[str]:
     return Counter(_words(text))
 
 
+def _title_words(title: str) -> set[str]:
+    """A page's title words, a hyphenated word by its parts (`few-shot-learning`: few, shot, learning)."""
+    words = set(_words(title))
+    return {w for w in words if "-" not in w} or words
+
+
 def _page_strength(kb: KnowledgeBase, page: str, written: Counter[str]) -> int | None:
     """How often the note writes the page's title words (the least written one), or None when it
     writes less than `TITLE_SHARE` of them."""
-    title = set(_words(file_title(kb.document(page), page)))
-    parts = {w for w in title if "-" not in w} or title
+    parts = _title_words(file_title(kb.document(page), page))
     if not parts:
         return None
     held = [w for w in parts if written[w]]
@@ -118,7 +123,7 @@ def _page_strength(kb: KnowledgeBase, page: str, written: Counter[str]) -> int |
 def title_names(title: str, page_title: str) -> bool:
     """Whether a note's title names a page: it holds at least `TITLE_SHARE` of the page's title
     words, a word of five letters or more also matching its longer forms (`encode`, `encoding`)."""
-    page = {w for w in _words(page_title) if "-" not in w} or set(_words(page_title))
+    page = _title_words(page_title)
     if not page:
         return False
     held = set(_words(title))
@@ -136,21 +141,21 @@ def linked_placement(kb: KnowledgeBase, path: str, suggester: Suggester, top: in
                      topic_unwritten: bool = False) -> list[Suggestion]:
     """The increment's suggested sections: its own places first (module docstring), then the ranking's;
     with `topic_unwritten` (the note links a page still to write), only the pages its title names."""
-    out = _places(kb, path, suggester)
+    named = _named_pages(kb, path, suggester)
+    out = _places(kb, path, suggester, named)
     if topic_unwritten:
         title = file_title(kb.document(path), path)
-        named = _named_pages(kb, path, suggester)
-        kept = {s.living_doc for s in out
-                if s.living_doc in named or title_names(title, file_title(kb.document(s.living_doc), s.living_doc))}
+        kept = {page for page in dict.fromkeys(s.living_doc for s in out)
+                if page in named or title_names(title, file_title(kb.document(page), page))}
         out = [s for s in out if s.living_doc in kept]
     return out[:top]
 
 
-def _places(kb: KnowledgeBase, path: str, suggester: Suggester) -> list[Suggestion]:
-    """Every suggested section, the note's own places first (module docstring), then the ranking's."""
+def _places(kb: KnowledgeBase, path: str, suggester: Suggester, named: dict[str, Reason]) -> list[Suggestion]:
+    """Every suggested section, the note's own places first (module docstring), then the ranking's;
+    `named`: the pages named for the note's work."""
     ranked = suggester.suggest(path, top=_RANKED)
     links = body_links(kb, path)
-    named = _named_pages(kb, path, suggester)
     if not links and not named:
         return ranked
     best: dict[str, Suggestion] = {}
