@@ -324,3 +324,109 @@ def test_the_work_sentence_of_a_bilingual_note_starts_without_the_bracket_before
 
     text = "短文本匹配常面临词语不匹配（见第一节。） In this paper, we propose a lattice model."
     assert from_contribution(text, 10) == "In this paper, we propose a lattice model."
+
+
+# -- a note of many parts is outlined (docs/output.md, "Key points") ---------------------------------
+
+QUESTIONS_NOTE = """# 体系结构 100 问
+
+## 目录
+
+- [CPU](#cpu)
+
+## CPU 与指令集
+
+### 1. 什么是流水线
+
+把一条指令拆成几步，每个时钟周期发射一条。
+
+### 2. 什么是 SIMD
+
+一条指令处理多个数据。
+
+### 3. 什么是乱序执行
+
+按数据就绪的先后执行。
+
+### 4. 什么是分支预测
+
+猜下一条指令的位置。
+
+## 内存与缓存
+
+### 1. 为什么需要缓存
+
+内存比寄存器慢得多。
+
+## GPU
+
+### 1. GPU 与 CPU 的区别
+
+核多，每个核简单。
+
+## 参考
+
+- [某本书](https://example.org/book)
+"""
+STUDY_LOG = """# Learning a systems language
+
+These are my notes while learning the language, one part per week.
+
+## Week one
+
+### Setup
+
+Install the toolchain.
+
+### Variables
+
+Bindings are immutable by default.
+
+## Week two
+
+### Ownership
+
+Each value has one owner.
+
+### Borrowing
+
+References borrow without taking ownership.
+
+## Week three
+
+### Traits
+
+A trait names shared behaviour.
+"""
+
+
+def test_a_note_of_many_parts_is_outlined_not_quoted_from_its_first_answer(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, QUESTIONS_NOTE, capsys)
+    # the first answer says how one part opens; the table of contents and the references are no parts
+    assert item["key_points"] == ("CPU 与指令集 (什么是流水线, 什么是 SIMD, 什么是乱序执行, …) · 内存与缓存 (为什么需要缓存) · "
+                                  "GPU (GPU 与 CPU 的区别)")
+
+
+def test_an_outlined_note_keeps_the_sentence_that_opens_it(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, STUDY_LOG, capsys)
+    assert item["key_points"] == ("These are my notes while learning the language, one part per week. — "
+                                  "Week one (Setup, Variables) · Week two (Ownership, Borrowing) · Week three (Traits)")
+
+
+@pytest.mark.parametrize("text", [
+    # two parts: a short note's first paragraph says what it holds
+    STUDY_LOG.split("## Week three")[0],
+    # a paper note's method section: its lead and method are the key points
+    STUDY_LOG.replace("## Week two", "## Method"),
+])
+def test_a_note_of_few_parts_or_with_a_method_is_not_outlined(git_repo, capsys, text: str) -> None:  # type: ignore[no-untyped-def]
+    item = _note(git_repo, text, capsys)
+    assert item["key_points"].startswith("These are my notes while learning the language")
+    assert " · " not in item["key_points"]
+
+
+def test_obsidian_properties_without_fences_are_a_metadata_header() -> None:
+    header = metadata_header("aliases: [Aurora notes]\ntags: [database, aws]\n\nAurora separates compute from storage.\n")
+    assert header is not None and header.end_line == 2
+    # one Obsidian key is a labelled line of prose, not a header
+    assert metadata_header("aliases: [Aurora notes]\nAurora separates compute from storage.\n") is None

@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kbcheck.config import DEFAULT_REFERENCE_HEADING
 from kbcheck.digest.metadata_header import metadata_header, without_header
 from kbcheck.model.document import REFERENCE, inline_text
 from kbcheck.page_templates import is_template_path
@@ -88,6 +89,14 @@ _CONTRIBUTION = lazy(
 #: where a sentence ends: after `.`, `!`, `?` and a space, or after `。！？`
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|(?<=[。！？])")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
+#: a note of many parts is outlined (`outline`): at least this many headings, parts, and sub-headings shown per part
+_OUTLINE_HEADINGS, _OUTLINE_PARTS, _OUTLINE_SUBS = 8, 3, 3
+#: a table of contents' heading, as `_heading_name` reads it: the outline is not one of its parts
+_CONTENTS = lazy(r"(?:table of )?contents|toc|目录|目錄")
+#: a reference list's heading, whatever the knowledge base's `reference-heading` says its living documents use
+_REFERENCES = lazy(DEFAULT_REFERENCE_HEADING)
+#: a heading that is a web address alone (a source line markdown reads as a heading)
+_ADDRESS = lazy(r"\s*<?https?://\S+>?\s*")
 #: the heading of a paper's abstract alone, as `_heading_name` reads it: the paper's words, not the reader's
 #: (`摘要` is no such heading: it names a summary too, often the reader's own)
 _ABSTRACT_ALONE = lazy(r"abstract")
@@ -200,12 +209,58 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
     if summary:
         return one_line(" ".join(summary[:3]), limit)
     lead = [shown for (_block, shown), role in zip(blocks, roles) if role == _ABSTRACT_ROLE]
-    lead = lead or [shown for _block, shown in blocks]
     method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
+    parts, part_level = outline(document) if not lead and method is None else ("", 0)
+    if parts:  # the sentence that opens the note (not one of a part's sub-sections), then what it holds
+        room = limit // 3
+        opening = one_line(_first_sentence(blocks[0][1], room), room) if (
+            document.sections[blocks[0][0].section].level <= part_level) else ""
+        return one_line(f"{opening} — {parts}" if opening else parts, limit)
+    lead = lead or [shown for _block, shown in blocks]
     if method is None or method in lead[:3]:
         return one_line(from_contribution(" ".join(lead[:3]), limit), limit)
     room = limit // 2
     return one_line(one_line(from_contribution(" ".join(lead[:3]), room), room) + " " + method, limit)
+
+
+def outline(document: Document) -> tuple[str, int]:
+    """The parts of a note of many (a study log, a set of questions and answers, a course's notes):
+    the headings under its title at the highest level below it, each with its first sub-headings,
+    `CPU (流水线, SIMD, …) · Cache (…) · GPU`, and their level; ("", 0) for a note of
+    fewer parts or headings. A table of contents, a reference list and an address are no parts.
+    The first paragraph of such a note says how one part opens, not what the note holds."""
+    headings = [s for s in document.sections if s.heading is not None and s.role != REFERENCE
+                and not _CONTENTS.fullmatch(_heading_name(s.heading)) and not _ADDRESS.fullmatch(s.heading)
+                and not _REFERENCES.search(s.heading)]
+    if len(headings) < _OUTLINE_HEADINGS:
+        return "", 0
+    top = min(s.level for s in headings)
+    titles = [s for s in headings if s.level == top]
+    below = [s for s in headings if s.level > top] if len(titles) == 1 else headings
+    level = min((s.level for s in below), default=0)
+    parts = [s for s in below if s.level == level]
+    if len(parts) < _OUTLINE_PARTS:
+        return "", 0
+    shown: list[str] = []
+    for part in parts:
+        subs = [_heading_text(s.heading or "") for s in headings if s.parent == part.index]
+        more = ", …" if len(subs) > _OUTLINE_SUBS else ""
+        subs = [sub for sub in subs[:_OUTLINE_SUBS] if sub]
+        name = _heading_text(part.heading or "")
+        shown.append(f"{name} ({', '.join(subs)}{more})" if subs else name)
+    return " · ".join(part for part in shown if part), level
+
+
+def _first_sentence(text: str, room: int) -> str:
+    """The text's first sentence, when it fits in `room`; else the text (cut by the caller)."""
+    flat = " ".join(text.split())
+    end = _SENTENCE_END.search(flat)
+    return flat[:end.start()] if end is not None and end.start() <= room else flat
+
+
+def _heading_text(heading: str) -> str:
+    """A heading as shown in an outline: its text without numbering."""
+    return _NUMBERING.sub("", inline_text(heading)).strip()
 
 
 def from_contribution(text: str, room: int) -> str:

@@ -28,6 +28,8 @@ KNOWN_KEYS = frozenset({
     "title", "subtitle", "date", "modified", "updated", "created", "tags", "tag", "keywords", "category",
     "categories", "slug", "author", "authors", "summary", "description", "abstract", "status", "lang",
     "language", "translation", "template", "save_as", "url", "affiliation", "copyright", "series",
+    # Obsidian's default properties, which a note may carry without the `---` fences
+    "aliases", "cssclasses",
 })
 #: known keys a block needs before it is a header
 KNOWN_NEEDED = 2
