@@ -294,6 +294,18 @@ def test_placeholder_paths_are_not_broken_paths() -> None:
     assert [(f.line, f.subject) for f in report.findings] == [(5, "organized/guides/missing.md")]
 
 
+def test_a_path_written_as_a_links_text_labels_the_link() -> None:
+    """One broken link is one finding: its text (`organized/code/hello`) labels it, the target is the ref;
+    a path as the text of a link that names no file (an anchor) is still read as written."""
+    report = run({"organized/guides/rust.md": md("""
+        # Rust
+
+        code [organized/code/hello](../code/hello/hello.rs), and [organized/code/gone.md](#setup)
+        """)}, select={"KB009"})
+    assert [(f.line, f.subject) for f in report.findings] == [
+        (3, "organized/code/hello/hello.rs"), (3, "organized/code/gone.md")]
+
+
 def test_config_default_is_untouched_by_the_wiki_mapping() -> None:
     assert Config().knowledge != WIKI.knowledge
 

@@ -588,11 +588,9 @@ class _Builder:
             return pos
 
         refs: list[Ref] = []
-        #: (start, end in the joined text, index in `refs`) of each link's text
+        #: (start, end in the joined text, index in `refs`) of each link's text (a wikilink's: its name)
         link_spans: list[tuple[int, int, int]] = []
         open_link: tuple[int, int] | None = None
-        #: (start, end in the joined text) of each wikilink's text: its name is the wikilink's ref
-        wiki_spans: list[tuple[int, int]] = []
         counted = [0, 0]  # pieces counted so far, their total length
 
         def joined_length() -> int:
@@ -642,7 +640,6 @@ class _Builder:
                     if form == "wiki":
                         start = joined_length()
                         link_spans.append((start, start + len(child.content), len(refs) - 1))
-                        wiki_spans.append((start, start + len(child.content)))
                 pieces.append((line_index, col + 2, child.content if form == "wiki" else " "))
             elif child.type == "html_inline" and child.content.startswith("<!--"):
                 self._comments(child.content, line_index + 1, locate(child.content) + 1, alone=False)
@@ -665,9 +662,12 @@ class _Builder:
         for start, end, index in link_spans:
             refs[index] = dataclasses.replace(refs[index], text=text[start:end].strip())
         prose_refs, masked = scan_prose(text, self.roots)
+        # a link's text labels it: `[[concepts/Semantic Segmentation]]` shows its name, `[02-code/hello](../02-code/
+        # hello/hello.rs)` its folder; the link is the ref
+        labels = [(start, end) for start, end, _index in link_spans]  # in the order of the text
         for offset, kind, value, form in prose_refs:
-            if kind in ("path", "repo_name") and _inside(wiki_spans, offset):
-                continue  # `[[concepts/Semantic Segmentation]]` shows its name: the wikilink is the ref
+            if kind in ("path", "repo_name") and _inside(labels, offset):
+                continue
             line, col = positions(offset)
             refs.append(Ref(kind, value, line, col, form))
         first_ref = len(block.refs)
