@@ -430,3 +430,34 @@ def test_obsidian_properties_without_fences_are_a_metadata_header() -> None:
     assert header is not None and header.end_line == 2
     # one Obsidian key is a labelled line of prose, not a header
     assert metadata_header("aliases: [Aurora notes]\nAurora separates compute from storage.\n") is None
+
+
+# -- a quoted byline is no key point (docs/output.md, "Key points") -------------------------------------
+
+QUOTED_BYLINE = """# 【关于 P-tuning】 那些你不知道的事
+
+> 作者：某某
+>
+> 论文：GPT Understands, Too
+>
+> 个人介绍：大家好，这里记下我读论文时的所见所想。
+
+P-tuning 用可训练的连续提示替代离散模板。
+"""
+
+
+def test_a_quoted_byline_is_metadata_not_the_key_points(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _note(git_repo, QUOTED_BYLINE, capsys)["key_points"] == "P-tuning 用可训练的连续提示替代离散模板。"
+
+
+@pytest.mark.parametrize(("text", "key_points"), [
+    # a quote that says something (not labelled lines only) is the note's text
+    (QUOTED_BYLINE.replace("> 个人介绍：", "> 这篇笔记"),
+     "论文：GPT Understands, Too 这篇笔记大家好，这里记下我读论文时的所见所想。 P-tuning 用可训练的连续提示替代离散模板。"),
+    # labelled lines with no byline among them are a quoted definition, not who and where
+    (QUOTED_BYLINE.replace("> 作者：某某", "> 定义：连续提示"), "定义：连续提示 论文：GPT Understands, Too 个人介绍：大家好，这里记下我读论文时的所见所想。"),
+    # when the byline is all the note says, what it names is its key point
+    (QUOTED_BYLINE.split("\nP-tuning")[0] + "\n", "论文：GPT Understands, Too 个人介绍：大家好，这里记下我读论文时的所见所想。"),
+])
+def test_a_quote_that_is_no_byline_or_all_there_is_stays(git_repo, capsys, text: str, key_points: str) -> None:  # type: ignore[no-untyped-def]
+    assert _note(git_repo, text, capsys)["key_points"] == key_points

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from kbcheck.config import DEFAULT_REFERENCE_HEADING
 from kbcheck.digest.metadata_header import metadata_header, without_header
+from kbcheck.evidence.head import LABELLED
 from kbcheck.model.document import REFERENCE, inline_text
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
@@ -60,6 +61,9 @@ _TABLE_RULE = lazy(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 STUB_WORDS = 1
 _LATIN_WORD = lazy(r"[A-Za-z0-9]+")
 _CJK_CHAR = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+#: a line of a blockquote, and its quote marks
+_QUOTED = lazy(r"^\s{0,3}>\s?")
+_EMPHASIS = lazy(r"[*_]+")
 #: a byline ("作者：Jay", "来源：…", "Created: …") says who and where, not what
 BYLINE = lazy(r"^\s*(?:作者|来源|时间|日期|创建(?:时间|于)?|更新(?:时间|于)?|author|source|date|by|created|updated"
                     r"|modified)\s*[:：]", re.IGNORECASE)
@@ -143,16 +147,17 @@ def prose(document: Document | None, text: str) -> list[str]:
     return [shown for _block, shown in _prose_blocks(document, text)]
 
 
-def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str]]:
-    """`prose`, each with its block."""
+def _prose_blocks(document: Document | None, text: str, bylines: bool = True) -> list[tuple[Block, str]]:
+    """`prose`, each with its block; without a quoted byline's lines unless `bylines` (`_quoted_bylines`)."""
     if document is None:
         return []
     lines = text.split("\n")
     header = metadata_header(text)
     metadata_end = header.end_line if header is not None else 0
+    quoted = set() if bylines else _quoted_bylines(lines)
     out: list[tuple[Block, str]] = []
     for block in document.blocks:
-        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end:
+        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end or block.line in quoted:
             continue
         end = block.end_line
         if block.children:
@@ -171,6 +176,25 @@ def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str
             shown = _BANNER.sub("", shown, count=1)
         if shown:
             out.append((block, shown))
+    return out
+
+
+def _quoted_bylines(lines: list[str]) -> set[int]:
+    """The 1-based lines of each blockquote that is a byline: labelled lines only, one of them a
+    byline (`> 作者：…` / `> 论文：…` / `> 个人介绍：…`, `> **Author**: …` / `> **Posted**: …`). Like a
+    metadata header, it says who and where; its labelled lines are no key points."""
+    out: set[int] = set()
+    run: list[int] = []
+    for number, line in enumerate([*lines, ""], 1):
+        if _QUOTED.match(line):
+            run.append(number)
+            continue
+        said = [_QUOTED.sub("", lines[n - 1]).strip() for n in run]
+        said = [quoted for quoted in said if quoted]
+        if said and all(LABELLED.match(quoted) for quoted in said) and any(BYLINE.match(_EMPHASIS.sub("", quoted))
+                                                                             for quoted in said):
+            out.update(run)
+        run = []
     return out
 
 
@@ -198,8 +222,8 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
     has a method section that text does not reach, that text cut to half the room and the method's
     first paragraph after it (an abstract or an introduction opens with the background, not with
     what the work does). Bylines and template text are never key points."""
-    blocks = [(block, shown) for block, shown in _prose_blocks(document, text)
-              if not BYLINE.match(shown) and not is_placeholder(shown, block)]
+    # when a quoted byline is all the note says, what it names (`论文：…`) is its key point
+    blocks = _key_blocks(document, text, bylines=False) or _key_blocks(document, text, bylines=True)
     if not blocks or document is None:
         return ""
     by_section: dict[int, str | None] = {}  # a heading is read once, not once per paragraph under it
@@ -261,6 +285,12 @@ def _first_sentence(text: str, room: int) -> str:
 def _heading_text(heading: str) -> str:
     """A heading as shown in an outline: its text without numbering."""
     return _NUMBERING.sub("", inline_text(heading)).strip()
+
+
+def _key_blocks(document: Document | None, text: str, bylines: bool) -> list[tuple[Block, str]]:
+    """The prose that may be a key point: no byline, no template text."""
+    return [(block, shown) for block, shown in _prose_blocks(document, text, bylines)
+            if not BYLINE.match(shown) and not is_placeholder(shown, block)]
 
 
 def from_contribution(text: str, room: int) -> str:
