@@ -4,6 +4,8 @@ concept and author pages, and a zettelkasten note beside an article)."""
 
 from __future__ import annotations
 
+import pytest
+
 from kbcheck.config import load_config
 from kbcheck.digest import make_digest
 from kbcheck.digest.model import Item
@@ -406,3 +408,20 @@ def test_a_title_names_a_page_by_its_words_in_longer_forms() -> None:
     assert not title_names("Automaton-Augmented Retrieval for Language Models", "Transformer")
     # a short word matches only itself: `form` is no form of `formal`
     assert not title_names("A Form of Retrieval", "Formal Grammar")
+
+
+@pytest.mark.parametrize(("title", "page"), [
+    # a next version's `+` is spelled `plus` in its page's name: another work than its predecessor
+    ("QUARRY+", "wiki/entities/quarry-plus.md"),
+    ("QUARRY", "wiki/entities/quarry.md"),
+])
+def test_a_next_versions_page_is_its_own(git_repo: GitRepo, title: str, page: str) -> None:
+    git_repo.write_many({".kbcheck.toml": WIKI, "wiki/concepts/few-shot-learning.md": CONCEPT,
+                         "wiki/entities/quarry.md": BENCH_PAGE.format(title="QUARRY", sources="- [[old-note]]"),
+                         "wiki/entities/quarry-plus.md": BENCH_PAGE.format(title="QUARRY+", sources="- [[old-note]]"),
+                         "wiki/sources/old-note.md": OLD_NOTE})
+    git_repo.commit_all("base", author="tom")
+    git_repo.write("wiki/sources/thakur-2021.md", BENCH_NOTE.format(title=title))
+    git_repo.commit_all("ingest", author="tom")
+    placed, _ranked = _placement(git_repo, "wiki/sources/thakur-2021.md")
+    assert placed[0] == (page, "Description")

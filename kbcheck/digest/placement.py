@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from kbcheck.digest.model import INCREMENT, Item, MergeAction, Related
 from kbcheck.digest.phrases import plural, say
-from kbcheck.evidence.discussed import compact_name
+from kbcheck.evidence.discussed import COINED_MIXED, compact_name
 from kbcheck.model.cards import PAPER, REPO
 from kbcheck.model.knowledge_base import BRIEF, GUIDE, KnowledgeBase
 from kbcheck.regex import lazy
@@ -38,9 +38,7 @@ through to too under until up very was we were what when where which while who w
 new towards toward via using use beyond without study studies case survey learning model models language large
 decision decisions style fine tune tuning system systems data based approach method methods framework analysis
 """.split())
-#: a coined name: hyphenated (`Agent-World`), capitals inside (`AgentWorld`), or letters and digits (`GPT4o`)
-_COINED = lazy(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
-                     r"|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![\w-])")
+#: a word the notes write in lower case (`fine-tuning`): no coined name
 _LOWER_TOKEN = lazy(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 #: letters two names must share before they are close, and near-name warnings per increment
 _NEAR_CORE, _NEAR_SHOWN = 6, 2
@@ -180,7 +178,7 @@ class Neighbourhood:
         another note's title writes another way around the same letters (`Qwen-AgentWorld`): close
         names of different works. A name written out inside the other (`Llama-2` in `Llama-2-Chat`)
         is a variant, not a clash; a dictionary word is no coined name."""
-        mine = [(name, compact_name(name)) for name in dict.fromkeys(_COINED.findall(item.title))]
+        mine = [(name, compact_name(name)) for name in dict.fromkeys(COINED_MIXED.findall(item.title))]
         if not mine:
             return []
         if self._coined is None:
@@ -188,7 +186,7 @@ class Neighbourhood:
             common = {compact_name(w) for text in self.prose.values() for w in _LOWER_TOKEN.findall(text)}
             self._coined = {}
             for path, title in self.titles().items():
-                for name in dict.fromkeys(_COINED.findall(title)):
+                for name in dict.fromkeys(COINED_MIXED.findall(title)):
                     if compact_name(name) not in common:
                         self._coined.setdefault(compact_name(name), []).append((name, path))
             self._common = common

@@ -43,18 +43,29 @@ _ITEMS = ("list_item", "table_row")
 #: where a title splits into a short name and the rest: `Name: subtitle`, `venue | title`
 _SEPARATOR = lazy(r"\s*[:：|｜]\s*|\s+[-–—]\s+")
 _TRAILER = lazy(r"(?:\s*[(（\[【][^()（）\[\]【】]*[)）\]】])+\s*$")
-#: a coined name: hyphenated (`Agent-World`), capitals inside (`AgentWorld`), letters and digits
-#: (`GPT4o`), or an acronym of four capitals or more (`BEIR`); a dictionary word is none
-COINED = lazy(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*"
-              r"|[A-Za-z]+[0-9][A-Za-z0-9]*|[A-Z]{4,})(?![\w-])")
+#: the shapes of a coined name: hyphenated (`Agent-World`), capitals inside (`AgentWorld`), letters and
+#: digits (`GPT4o`); a dictionary word is none
+_COINED_SHAPES = (r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", r"[A-Z]?[a-z]+[A-Z][A-Za-z0-9]*", r"[A-Za-z]+[0-9][A-Za-z0-9]*")
+
+
+def _coined(*shapes: str) -> re.Pattern[str]:
+    """A coined name of these shapes, with the `+` or `++` of a next version (`CodeT5+`, `SPLADE++`)."""
+    return lazy(r"(?<![\w-])(?:" + "|".join(shapes) + r")\+{0,2}(?![\w-])")
+
+
+#: a coined name, or an acronym of four capitals or more (`BEIR`)
+COINED = _coined(*_COINED_SHAPES, r"[A-Z]{4,}")
+#: a coined name of a mixed shape: what a near name can clash with (an acronym is too short a name)
+COINED_MIXED = _coined(*_COINED_SHAPES)
 #: what separates the words of a name, a title or a file name
 SEPARATORS = lazy(r"[\W_]+")
 
 
 def compact_name(name: str) -> str:
     """A name as pages and titles write it alike: `DeepSeek-Coder`, `deepseek_coder` and
-    `deepseek-coder.md`'s stem are all `deepseekcoder`."""
-    return SEPARATORS.sub("", name).casefold()
+    `deepseek-coder.md`'s stem are all `deepseekcoder`; a next version's `+` is `plus`, as slugs
+    spell it (`CodeT5+` is `codet5-plus.md`, another work than `codet5.md`)."""
+    return SEPARATORS.sub("", name.replace("+", "plus")).casefold()
 
 
 def coined_names(title: str) -> list[str]:
