@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from kbcheck.config import DEFAULT_REFERENCE_HEADING
 from kbcheck.digest.metadata_header import metadata_header, without_header
-from kbcheck.evidence.head import LABELLED
+from kbcheck.evidence.head import ADDRESS, LABELLED
 from kbcheck.model.document import REFERENCE, inline_text
 from kbcheck.page_templates import is_template_path
 from kbcheck.regex import lazy
@@ -99,8 +99,6 @@ _OUTLINE_HEADINGS, _OUTLINE_PARTS, _OUTLINE_SUBS = 8, 3, 3
 _CONTENTS = lazy(r"(?:table of )?contents|toc|目录|目錄")
 #: a reference list's heading, whatever the knowledge base's `reference-heading` says its living documents use
 _REFERENCES = lazy(DEFAULT_REFERENCE_HEADING)
-#: a heading that is a web address alone (a source line markdown reads as a heading)
-_ADDRESS = lazy(r"\s*<?https?://\S+>?\s*")
 #: the heading of a paper's abstract alone, as `_heading_name` reads it: the paper's words, not the reader's
 #: (`摘要` is no such heading: it names a summary too, often the reader's own)
 _ABSTRACT_ALONE = lazy(r"abstract")
@@ -147,17 +145,16 @@ def prose(document: Document | None, text: str) -> list[str]:
     return [shown for _block, shown in _prose_blocks(document, text)]
 
 
-def _prose_blocks(document: Document | None, text: str, bylines: bool = True) -> list[tuple[Block, str]]:
-    """`prose`, each with its block; without a quoted byline's lines unless `bylines` (`_quoted_bylines`)."""
+def _prose_blocks(document: Document | None, text: str) -> list[tuple[Block, str]]:
+    """`prose`, each with its block."""
     if document is None:
         return []
     lines = text.split("\n")
     header = metadata_header(text)
     metadata_end = header.end_line if header is not None else 0
-    quoted = set() if bylines else _quoted_bylines(lines)
     out: list[tuple[Block, str]] = []
     for block in document.blocks:
-        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end or block.line in quoted:
+        if block.kind == "heading" or not block.text.strip() or block.line <= metadata_end:
             continue
         end = block.end_line
         if block.children:
@@ -222,8 +219,11 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
     has a method section that text does not reach, that text cut to half the room and the method's
     first paragraph after it (an abstract or an introduction opens with the background, not with
     what the work does). Bylines and template text are never key points."""
+    candidates = [(block, shown) for block, shown in _prose_blocks(document, text)
+                  if not BYLINE.match(shown) and not is_placeholder(shown, block)]
+    quoted = _quoted_bylines(text.split("\n")) if candidates else set()
     # when a quoted byline is all the note says, what it names (`论文：…`) is its key point
-    blocks = _key_blocks(document, text, bylines=False) or _key_blocks(document, text, bylines=True)
+    blocks = [(block, shown) for block, shown in candidates if block.line not in quoted] or candidates
     if not blocks or document is None:
         return ""
     by_section: dict[int, str | None] = {}  # a heading is read once, not once per paragraph under it
@@ -254,7 +254,7 @@ def outline(document: Document) -> tuple[str, int]:
     fewer parts or headings. A table of contents, a reference list and an address are no parts.
     The first paragraph of such a note says how one part opens, not what the note holds."""
     headings = [s for s in document.sections if s.heading is not None and s.role != REFERENCE
-                and not _CONTENTS.fullmatch(_heading_name(s.heading)) and not _ADDRESS.fullmatch(s.heading)
+                and not _CONTENTS.fullmatch(_heading_name(s.heading)) and not ADDRESS.fullmatch(s.heading)
                 and not _REFERENCES.search(s.heading)]
     if len(headings) < _OUTLINE_HEADINGS:
         return "", 0
@@ -285,12 +285,6 @@ def _first_sentence(text: str, room: int) -> str:
 def _heading_text(heading: str) -> str:
     """A heading as shown in an outline: its text without numbering."""
     return _NUMBERING.sub("", inline_text(heading)).strip()
-
-
-def _key_blocks(document: Document | None, text: str, bylines: bool) -> list[tuple[Block, str]]:
-    """The prose that may be a key point: no byline, no template text."""
-    return [(block, shown) for block, shown in _prose_blocks(document, text, bylines)
-            if not BYLINE.match(shown) and not is_placeholder(shown, block)]
 
 
 def from_contribution(text: str, room: int) -> str:

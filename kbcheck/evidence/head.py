@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 LABELLED = lazy(r"^[\s*_>\-]*[^\s:：,，。.!?！？;；]{1,24}?(?:\s[^\s:：,，。.!?！？;；]{1,24}){0,2}?[\s*_]*[:：]")
 _WEB = lazy(r"https?://\S+")
 #: a line that is a web address and nothing else (`<https://…>` too)
-_ADDRESS = lazy(r"\s*<?https?://\S+?>?\s*")
+ADDRESS = lazy(r"\s*<?https?://\S+?>?\s*")
 _WORD = lazy(r"\w")
 #: ids that name a work, not a page about it
 _WORK_IDS = ("arxiv", "doi")
@@ -265,7 +265,7 @@ def _preamble(doc: Document) -> list[int]:
 def _address(block: Block) -> bool:
     """A heading that is a web address alone: a source line that markdown reads as a heading
     (`https://…` over `---`), not the note's title."""
-    return block.kind == "heading" and bool(block.refs) and bool(_ADDRESS.fullmatch(block.text))
+    return block.kind == "heading" and bool(block.refs) and bool(ADDRESS.fullmatch(block.text))
 
 
 def _head_line(block: Block) -> bool:
