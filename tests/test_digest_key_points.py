@@ -326,6 +326,49 @@ def test_the_work_sentence_of_a_bilingual_note_starts_without_the_bracket_before
     assert from_contribution(text, 10) == "In this paper, we propose a lattice model."
 
 
+# -- a long summary keeps its finding (docs/output.md, "Key points") --------------------------------
+
+_SETUP = ("Using two model sizes, the authors compare text-only and mixed training on a large corpus and about "
+          "half a million instructions, then evaluate six reasoning tasks across logic, law and science. ")
+_SETUP_ZH = "作者使用两种规模的模型，在大规模语料和约五十万条指令上比较纯文本训练与混合训练，并在六个推理任务上评测。"
+
+
+@pytest.mark.parametrize(("summary", "key_points"), [
+    ("This paper asks at which stage code data helps reasoning. " + _SETUP * 2
+     + "The main finding is that code helps most in pre-training. A schedule is proposed.",
+     "This paper asks at which stage code data helps reasoning. … The main finding is that code helps most in "
+     "pre-training."),
+    ("本文研究代码数据在哪个训练阶段有助于推理。" + _SETUP_ZH * 8 + "实验表明预训练阶段加入代码提升通用推理。",
+     "本文研究代码数据在哪个训练阶段有助于推理。 … 实验表明预训练阶段加入代码提升通用推理。"),
+], ids=["english", "chinese"])
+def test_a_long_summary_keeps_its_opening_and_the_sentence_of_its_finding(  # type: ignore[no-untyped-def]
+        git_repo, capsys, summary: str, key_points: str) -> None:
+    assert _note(git_repo, f"# Code and reasoning\n\n## Summary\n\n{summary}\n", capsys)["key_points"] == key_points
+
+
+@pytest.mark.parametrize("summary", [
+    # the finding fits in the room: the summary as written
+    "This paper asks at which stage code data helps reasoning. The main finding is that pre-training gains most.",
+    # no sentence states a finding: cut as written
+    "This paper asks at which stage code data helps reasoning. " + _SETUP * 3,
+])
+def test_a_summary_whose_finding_fits_or_is_unsaid_is_read_from_its_start(  # type: ignore[no-untyped-def]
+        git_repo, capsys, summary: str) -> None:
+    key_points = _note(git_repo, f"# Code and reasoning\n\n## Summary\n\n{summary}\n", capsys)["key_points"]
+    assert key_points.startswith("This paper asks at which stage code data helps reasoning. ")
+    assert " … " not in key_points
+    assert key_points == summary or (len(key_points) <= 400 and key_points.endswith("…"))
+
+
+def test_a_summary_field_keeps_its_finding_too() -> None:
+    from kbcheck.digest.gist import keep_finding, one_line
+
+    text = "We ask what drafts buy. " + "Drafts are made by a small model and checked by a large one. " * 8
+    assert keep_finding(text + "Experiments show a 2x speed-up.", 200) == (
+        "We ask what drafts buy. … Experiments show a 2x speed-up.")
+    assert keep_finding(text, 200) == one_line(text, 200)
+
+
 # -- a note of many parts is outlined (docs/output.md, "Key points") ---------------------------------
 
 QUESTIONS_NOTE = """# 体系结构 100 问

@@ -7,7 +7,10 @@ text kept; a line of links alone, bare or under a label, `douban: https://…`, 
 out), and for a modification what the diff added (the new log entries, the new
 table row), not the top of the file. An abstract opens with its field's background: when
 that fills the room, the key points start at the sentence saying what the work does
-(`from_contribution`). A warning banner's sentence (`⚠ Possibly outdated: …`) is left out.
+(`from_contribution`). A summary longer than the room is cut between sentences, and when the
+sentence stating the work's finding (`The main finding is…`, `Experiments show…`, `实验表明…`) would
+fall past the cut, the key points are the opening sentence and that one (`keep_finding`): what the
+work asks, then what it found. A warning banner's sentence (`⚠ Possibly outdated: …`) is left out.
 
 A changelog, a to-do list and a template are bookkeeping, told by their name or
 their shape (`docs/output.md`, "Bookkeeping notes"): a changelog's entries open
@@ -90,6 +93,13 @@ _CONTRIBUTION = lazy(
     r"|explor|develop|focus|discuss|provid|offer)|we (?:first )?(?:propose|present|introduce|develop|describe|design"
     r"|analy[sz]e|investigate|study|explore|report|offer|provide|formulate|release)\b|here,? we\b)"
     r"|本文|本研究|我们提出|作者提出|论文提出")
+#: a sentence that states what the work found: "The main finding is…", "Experiments show…", "We find that…",
+#: "结果表明…"; a reader keeps it before the method's details
+_FINDING = lazy(
+    r"(?i)\b(?:(?:main|key|central|primary|core|headline)\s+(?:empirical\s+|experimental\s+)?(?:findings?|results?"
+    r"|insights?|observations?)\b|(?:we|they|the authors|results?|experiments?|evaluations?|analys[ie]s|ablations?)"
+    r"\s+(?:also\s+|further\s+)?(?:show|find|found|reveal|demonstrate|indicate|confirm)s?\b|finds? that\b|shows? that\b)"
+    r"|(?:实验|结果|研究|作者|我们|主要|核心)(?:结果)?(?:表明|显示|证明|发现)")
 #: where a sentence ends: after `.`, `!`, `?` and a space, or after `。！？`
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|(?<=[。！？])")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
@@ -231,7 +241,7 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
              by_section.setdefault(block.section, _section_role(document, block.section)) for block, _shown in blocks]
     summary = [shown for (_block, shown), role in zip(blocks, roles) if role == _SUMMARY_ROLE]
     if summary:
-        return one_line(" ".join(summary[:3]), limit)
+        return keep_finding(" ".join(summary[:3]), limit)
     lead = [shown for (_block, shown), role in zip(blocks, roles) if role == _ABSTRACT_ROLE]
     method = next((shown for (_block, shown), role in zip(blocks, roles) if role == _METHOD_ROLE), None)
     parts, part_level = outline(document) if not lead and method is None else ("", 0)
@@ -242,7 +252,7 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
         return one_line(f"{opening} — {parts}" if opening else parts, limit)
     lead = lead or [shown for _block, shown in blocks]
     if method is None or method in lead[:3]:
-        return one_line(from_contribution(" ".join(lead[:3]), limit), limit)
+        return keep_finding(from_contribution(" ".join(lead[:3]), limit), limit)
     room = limit // 2
     return one_line(one_line(from_contribution(" ".join(lead[:3]), room), room) + " " + method, limit)
 
@@ -297,6 +307,23 @@ def from_contribution(text: str, room: int) -> str:
         if _CONTRIBUTION.search(flat[start:end]):
             return flat[start:].lstrip(" )）]】」』") if 0 < start and end > room else text
     return text
+
+
+def keep_finding(text: str, limit: int) -> str:
+    """`text` on one line in `limit` characters; when the first sentence stating a finding (`_FINDING`)
+    would fall past the cut, the opening sentence (cut to half the room if longer) and that sentence,
+    with `…` between them for what is left out."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    starts = [0, *(found.end() for found in _SENTENCE_END.finditer(flat))]
+    sentences = [flat[start:end].strip() for start, end in zip(starts, [*starts[1:], len(flat)])]
+    finding = next((i for i, sentence in enumerate(sentences) if i and _FINDING.search(sentence)), None)
+    if finding is None or len(" ".join(sentences[:finding + 1])) <= limit:
+        return one_line(flat, limit)
+    opening = one_line(sentences[0], limit // 2)
+    gap = "" if opening.endswith("…") else " …"
+    return one_line(f"{opening}{gap} {sentences[finding]}", limit)
 
 
 def _section_role(document: Document, index: int) -> str | None:
@@ -421,4 +448,4 @@ def _share(entries: Sequence[str], test: Any) -> float:
 
 
 __all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "header_fields",
-           "is_placeholder", "is_stub", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field"]
+           "is_placeholder", "is_stub", "keep_finding", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field"]

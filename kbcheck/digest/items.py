@@ -21,6 +21,7 @@ from kbcheck.digest.gist import (
     header_fields,
     is_placeholder,
     is_stub,
+    keep_finding,
     key_text,
     note_shape,
     one_line,
@@ -236,11 +237,11 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
             item.category = str(category).strip() if category not in (None, "") else None
             tldr = card.fields.get("tldr")
             if isinstance(tldr, str) and tldr.strip():
-                item.key_points = one_line(tldr, _KEY_POINTS_LIMIT)
+                item.key_points = keep_finding(tldr, _KEY_POINTS_LIMIT)
                 return
             description = card.fields.get("description")
             if isinstance(description, str) and description.strip():
-                item.key_points = one_line(description, _KEY_POINTS_LIMIT)
+                item.key_points = keep_finding(description, _KEY_POINTS_LIMIT)
                 return
         paragraphs = _prose(kb, path)  # parsed only for a card without a tldr or description
         if paragraphs:
@@ -255,7 +256,7 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
     summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else (
         summary_field(header))
     if summary is not None:  # a note's own summary field, as a card's tldr
-        item.key_points = one_line(summary, _KEY_POINTS_LIMIT)
+        item.key_points = keep_finding(summary, _KEY_POINTS_LIMIT)
         return
     # a summary section, else the first substantive paragraphs, and the method a lead does not reach
     item.key_points = key_text(kb.document(path), text or "", _KEY_POINTS_LIMIT)
