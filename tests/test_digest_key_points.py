@@ -360,6 +360,18 @@ def test_a_summary_whose_finding_fits_or_is_unsaid_is_read_from_its_start(  # ty
     assert key_points == summary or (len(key_points) <= 400 and key_points.endswith("…"))
 
 
+@pytest.mark.parametrize("note", [
+    "# Code and reasoning\n\n## Abstract\n\n{text}\n",
+    "---\ntitle: Code and reasoning\nabstract: \"{text}\"\n---\n\nNotes to come.\n",
+], ids=["abstract-section", "abstract-field"])
+def test_an_abstract_is_cut_as_written_its_claims_are_the_authors(git_repo, capsys, note: str) -> None:  # type: ignore[no-untyped-def]
+    text = ("This paper asks at which stage code data helps reasoning. " + _SETUP * 3
+            + "Experiments show that our method outperforms the state of the art.")
+    key_points = _note(git_repo, note.format(text=text), capsys)["key_points"]
+    assert key_points.startswith("This paper asks at which stage code data helps reasoning. Using two model sizes")
+    assert " … " not in key_points and key_points.endswith("…")
+
+
 def test_a_summary_field_keeps_its_finding_too() -> None:
     from kbcheck.digest.gist import keep_finding, one_line
 

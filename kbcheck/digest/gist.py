@@ -7,10 +7,12 @@ text kept; a line of links alone, bare or under a label, `douban: https://…`, 
 out), and for a modification what the diff added (the new log entries, the new
 table row), not the top of the file. An abstract opens with its field's background: when
 that fills the room, the key points start at the sentence saying what the work does
-(`from_contribution`). A summary longer than the room is cut between sentences, and when the
-sentence stating the work's finding (`The main finding is…`, `Experiments show…`, `实验表明…`) would
-fall past the cut, the key points are the opening sentence and that one (`keep_finding`): what the
-work asks, then what it found. A warning banner's sentence (`⚠ Possibly outdated: …`) is left out.
+(`from_contribution`). The note's own summary (a summary field or section) longer than the room
+keeps the sentence stating the work's finding (`The main finding is…`, `Experiments show…`,
+`实验表明…`) when the cut would lose it: the opening sentence and that one (`keep_finding`), what the
+work asks, then what it found. An abstract is not read so: its later sentences are often the
+authors' boilerplate ("outperforms the state of the art"), and its method matters more. A warning
+banner's sentence (`⚠ Possibly outdated: …`) is left out.
 
 A changelog, a to-do list and a template are bookkeeping, told by their name or
 their shape (`docs/output.md`, "Bookkeeping notes"): a changelog's entries open
@@ -134,6 +136,16 @@ def summary_field(fields: Mapping[str, Any] | None) -> str | None:
     return None
 
 
+def summary_line(fields: Mapping[str, Any] | None, limit: int) -> str | None:
+    """The key points the first summary field holding text gives: its finding kept (`keep_finding`),
+    unless it is the paper's `abstract`, cut as written (the authors' words, not the note's summary)."""
+    for name in SUMMARY_FIELDS:
+        value = (fields or {}).get(name)
+        if isinstance(value, str) and value.strip():
+            return one_line(value, limit) if name == "abstract" else keep_finding(value, limit)
+    return None
+
+
 def header_fields(text: str) -> dict[str, str]:
     """The fields of the note's metadata header (`Title: …`, `Summary: …` on top), empty without one."""
     header = metadata_header(text)
@@ -252,7 +264,7 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
         return one_line(f"{opening} — {parts}" if opening else parts, limit)
     lead = lead or [shown for _block, shown in blocks]
     if method is None or method in lead[:3]:
-        return keep_finding(from_contribution(" ".join(lead[:3]), limit), limit)
+        return one_line(from_contribution(" ".join(lead[:3]), limit), limit)
     room = limit // 2
     return one_line(one_line(from_contribution(" ".join(lead[:3]), room), room) + " " + method, limit)
 
@@ -448,4 +460,4 @@ def _share(entries: Sequence[str], test: Any) -> float:
 
 
 __all__ = ["BYLINE", "CHANGELOG", "STUB_WORDS", "SUMMARY_FIELDS", "TEMPLATE", "TODO", "added_lines", "header_fields",
-           "is_placeholder", "is_stub", "keep_finding", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field"]
+           "is_placeholder", "is_stub", "keep_finding", "key_text", "note_shape", "one_line", "prose", "prose_words", "shown_line", "summary_field", "summary_line"]

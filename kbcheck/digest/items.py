@@ -26,7 +26,7 @@ from kbcheck.digest.gist import (
     note_shape,
     one_line,
     prose,
-    summary_field,
+    summary_line,
 )
 from kbcheck.digest.housekeeping import is_housekeeping
 from kbcheck.digest.model import ADDED, DELETED, MODIFIED, RENAMED, CitedId, Item
@@ -253,10 +253,10 @@ def describe(kb: KnowledgeBase, item: Item, path: str) -> None:
     header = header_fields(text) if text is not None and not has_fields else {}
     header_title = header.get("title", "").strip()
     item.title = one_line(header_title or file_title(kb.document(path), path), 80)
-    summary = summary_field(cached_split(kb, path, text)[0]) if text is not None and has_fields else (
-        summary_field(header))
+    summary = summary_line(cached_split(kb, path, text)[0] if text is not None and has_fields else header,
+                           _KEY_POINTS_LIMIT)
     if summary is not None:  # a note's own summary field, as a card's tldr
-        item.key_points = keep_finding(summary, _KEY_POINTS_LIMIT)
+        item.key_points = summary
         return
     # a summary section, else the first substantive paragraphs, and the method a lead does not reach
     item.key_points = key_text(kb.document(path), text or "", _KEY_POINTS_LIMIT)
