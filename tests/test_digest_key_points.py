@@ -379,6 +379,10 @@ def test_a_summary_field_keeps_its_finding_too() -> None:
     assert keep_finding(text + "Experiments show a 2x speed-up.", 200) == (
         "We ask what drafts buy. … Experiments show a 2x speed-up.")
     assert keep_finding(text, 200) == one_line(text, 200)
+    # an abbreviation ends no sentence: `e.g.`, `i.i.d.`, `et al.`
+    opening = "We ask what drafts buy on i.i.d. prompts, e.g. chat, as Chen et al. did. "
+    assert keep_finding(opening + text[24:] + "Experiments show a 2x speed-up.", 200) == (
+        opening + "… Experiments show a 2x speed-up.")
 
 
 # -- a note of many parts is outlined (docs/output.md, "Key points") ---------------------------------

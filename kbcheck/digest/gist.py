@@ -102,8 +102,10 @@ _FINDING = lazy(
     r"|insights?|observations?)\b|(?:we|they|the authors|results?|experiments?|evaluations?|analys[ie]s|ablations?)"
     r"\s+(?:also\s+|further\s+)?(?:show|find|found|reveal|demonstrate|indicate|confirm)s?\b|finds? that\b|shows? that\b)"
     r"|(?:实验|结果|研究|作者|我们|主要|核心)(?:结果)?(?:表明|显示|证明|发现)")
-#: where a sentence ends: after `.`, `!`, `?` and a space, or after `。！？`
-_SENTENCE_END = lazy(r"(?<=[.!?])\s+|(?<=[。！？])")
+#: where a sentence ends: after `.`, `!`, `?` and a space, or after `。！？`; not after an abbreviation
+#: (`e.g.`, `i.e.`, `et al.`, `vs.`, `cf.`, `Fig.`, `Eq.`) or letters with dots (`i.i.d.`, `U.S.`)
+_SENTENCE_END = lazy(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bal\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bFig\.)"
+                     r"(?<!\bEq\.)(?<!\.\w\.)\s+|(?<=[。！？])")
 _SUMMARY_ROLE, _ABSTRACT_ROLE, _METHOD_ROLE = "summary", "abstract", "method"
 #: a note of many parts is outlined (`outline`): at least this many headings, parts, and sub-headings shown per part
 _OUTLINE_HEADINGS, _OUTLINE_PARTS, _OUTLINE_SUBS = 8, 3, 3
