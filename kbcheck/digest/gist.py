@@ -129,23 +129,29 @@ _METHOD_HEADING = lazy(
     r"|(?:论文|核心|本文)?(?:方法|模型|算法|思路|框架)")
 
 
-def summary_field(fields: Mapping[str, Any] | None) -> str | None:
-    """The first summary field that holds text."""
+def _first_summary(fields: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """(name, text) of the first summary field that holds text."""
     for name in SUMMARY_FIELDS:
         value = (fields or {}).get(name)
         if isinstance(value, str) and value.strip():
-            return value
+            return name, value
     return None
+
+
+def summary_field(fields: Mapping[str, Any] | None) -> str | None:
+    """The first summary field that holds text."""
+    found = _first_summary(fields)
+    return found[1] if found is not None else None
 
 
 def summary_line(fields: Mapping[str, Any] | None, limit: int) -> str | None:
     """The key points the first summary field holding text gives: its finding kept (`keep_finding`),
     unless it is the paper's `abstract`, cut as written (the authors' words, not the note's summary)."""
-    for name in SUMMARY_FIELDS:
-        value = (fields or {}).get(name)
-        if isinstance(value, str) and value.strip():
-            return one_line(value, limit) if name == "abstract" else keep_finding(value, limit)
-    return None
+    found = _first_summary(fields)
+    if found is None:
+        return None
+    name, value = found
+    return one_line(value, limit) if name == "abstract" else keep_finding(value, limit)
 
 
 def header_fields(text: str) -> dict[str, str]:
@@ -311,13 +317,18 @@ def _heading_text(heading: str) -> str:
     return _NUMBERING.sub("", inline_text(heading)).strip()
 
 
+def _sentence_spans(flat: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a text on one line (`_SENTENCE_END`), the space after it included."""
+    starts = [0, *(found.end() for found in _SENTENCE_END.finditer(flat))]
+    return list(zip(starts, [*starts[1:], len(flat)]))
+
+
 def from_contribution(text: str, room: int) -> str:
     """`text` from its first sentence saying what the work does ("In this paper, we propose…",
     "本文提出…") when that sentence would not fit whole in `room` characters after the background
     before it: an abstract opens with the field's problem, and the key points are the work's."""
     flat = " ".join(text.split())
-    starts = [0, *(found.end() for found in _SENTENCE_END.finditer(flat))]
-    for start, end in zip(starts, [*starts[1:], len(flat)]):
+    for start, end in _sentence_spans(flat):
         if _CONTRIBUTION.search(flat[start:end]):
             return flat[start:].lstrip(" )）]】」』") if 0 < start and end > room else text
     return text
@@ -330,8 +341,7 @@ def keep_finding(text: str, limit: int) -> str:
     flat = " ".join(text.split())
     if len(flat) <= limit:
         return flat
-    starts = [0, *(found.end() for found in _SENTENCE_END.finditer(flat))]
-    sentences = [flat[start:end].strip() for start, end in zip(starts, [*starts[1:], len(flat)])]
+    sentences = [flat[start:end].strip() for start, end in _sentence_spans(flat)]
     finding = next((i for i, sentence in enumerate(sentences) if i and _FINDING.search(sentence)), None)
     if finding is None or len(" ".join(sentences[:finding + 1])) <= limit:
         return one_line(flat, limit)
