@@ -30,6 +30,7 @@ from kbcheck.parallel import can_fork, jobs, run_tasks
 from kbcheck.printable import printable_message, printable_path, undecodable_as_octal
 from kbcheck.rules import all_rules
 from kbcheck.rules.base import Rule
+from kbcheck.rules.kb009_broken_path import fold_missing_folders
 
 if TYPE_CHECKING:
     from kbcheck.config import Config
@@ -65,6 +66,9 @@ class RunOptions:
     progress: Progress | None = None
     #: report disable comments that suppress nothing (notices, `docs/rules.md`)
     report_unused_disables: bool = False
+    #: the links into a missing folder are one finding for the folder (KB009, `docs/rules.md`);
+    #: the digest reads each link
+    fold_missing_folders: bool = True
     #: a check of every file: in the work tree, each file's check is kept with the files it read
     #: (`kbcheck.checked.FileReads`), for the next full check after an edit
     whole: bool = False
@@ -436,5 +440,9 @@ def _report(kb: KnowledgeBase, config: Config, selection: Selection, options: Ru
         findings.append(finding)
         if isinstance(problem.facts, UnreadableNote):  # it says what the file's notice would: one is enough
             unread_said.add(unread_notice(problem.path, problem.facts.reason))
+    if options.fold_missing_folders:
+        findings, accepted_folders = fold_missing_folders(findings, kb.snapshot.tracked,
+                                                          as_accepted(options.accepted).fingerprints)
+        suppressed += accepted_folders
     findings.sort(key=sort_key)
     return Report(tuple(findings), checked, suppressed, tuple(n for n in kb.notices if n not in unread_said))

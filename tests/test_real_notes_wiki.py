@@ -301,7 +301,7 @@ def test_a_path_written_as_a_links_text_labels_the_link() -> None:
         # Rust
 
         code [organized/code/hello](../code/hello/hello.rs), and [organized/code/gone.md](#setup)
-        """)}, select={"KB009"})
+        """), "organized/code/README.md": "# Code\n"}, select={"KB009"})
     assert [(f.line, f.subject) for f in report.findings] == [
         (3, "organized/code/hello/hello.rs"), (3, "organized/code/gone.md")]
 

@@ -169,7 +169,12 @@ def left_out_of_bundle(finding: Finding) -> bool:
     """A KB009 about a link to a kind of file the bundles do not carry (image, PDF, code)."""
     if finding["rule"] != "KB009":
         return False
-    return os.path.splitext(str(finding.get("subject", "")))[1].lower() in LEFT_OUT
+    # a missing folder's finding is set aside by its first link (`data.target`)
+    subject = str(finding.get("subject", ""))
+    named = (finding.get("data") or {}).get("target") if subject.endswith("/") else None
+    # a wikilink by its file name: `[[Screenshot 1.png|300]]` links `Screenshot 1.png`
+    name = str(named or subject).removeprefix("[[").removesuffix("]]").split("|")[0].split("#")[0]
+    return os.path.splitext(name)[1].lower() in LEFT_OUT
 
 
 def judged_key(corpus: str, item: Finding) -> JudgedKey:

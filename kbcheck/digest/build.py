@@ -65,7 +65,7 @@ def findings_in(kb: KnowledgeBase, config: Config, paths: set[str]) -> list[Find
     present = sorted(p for p in paths if kb.snapshot.blob_id(p) is not None and rule_kind(kb, p) is not None)
     rules = frozenset(rule_id for rule_id in all_rules() if rule_id != "KB007")
     selection = Selection(kb.snapshot, present, [], None, "paths")
-    return list(check(kb, config, selection, RunOptions(filter="file", select=rules)).findings)
+    return list(check(kb, config, selection, RunOptions(filter="file", select=rules, fold_missing_folders=False)).findings)
 
 
 def living_reason(base_kb: KnowledgeBase, head_kb: KnowledgeBase, item: Item, lang: str) -> str:

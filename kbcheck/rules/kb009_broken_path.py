@@ -42,6 +42,14 @@ the path (`[[xxx]]`, `wiki/sources/foo.md`, `lint-xxx`), or `example`,
 holds no such path). `[[pdf]]()` (an empty link whose text is in brackets),
 `[[[Notes](x.md)]]` and `[see [[x]]](y.md)` are markdown links, not wikilinks.
 
+**A missing folder is one finding.** Links into a folder the tree does not
+hold at all (`docs/2024/…` with no `docs/2024/`: a folder renamed or deleted,
+a part of the collection kept in another repository, paths to the writer's
+own disk) have one cause. Two or more of them are one finding for the folder,
+at its first link, saying how many links in how many files point into it
+(`data.places` lists them); a link that has a near file to offer is still
+its own finding, with its fix. The baseline accepts the folder as a whole.
+
 **Why it matters.** Paths are how briefs and living documents point at their
 evidence; a renamed or mistyped card path breaks the chain silently.
 
@@ -75,15 +83,16 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from kbcheck.findings import Edit, Facts, Problem
-from kbcheck.i18n import _
+from kbcheck.findings import Edit, Facts, Finding, Problem, fingerprint, sort_key
+from kbcheck.i18n import _, ngettext
 from kbcheck.links.local import LocalPaths
 from kbcheck.page_templates import is_template_path
+from kbcheck.printable import printable_message
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -226,6 +235,78 @@ class MissingTarget(Facts):
             return _("{path} does not exist in the checked tree (resolved to {target})",
                      path=self.written, target=self.target)
         return _("{path} does not exist in the checked tree", path=self.written)
+
+
+#: from this many links on, the links into one missing folder are one finding
+FOLD_MIN_LINKS = 2
+
+
+def fold_missing_folders(findings: list[Finding], tracked: Callable[[str], bool],
+                         accepted: frozenset[str]) -> tuple[list[Finding], int]:
+    """The findings with the links into each missing folder folded into one finding for the folder,
+    and how many links the baseline accepted that way (`accepted` holds the folder's fingerprint)."""
+    groups: dict[str, list[Finding]] = {}
+    for finding in findings:
+        facts = finding.facts
+        if (finding.rule == ID and isinstance(facts, MissingTarget) and finding.fix is None
+                and facts.target is not None and facts.meant is None and facts.address is None
+                and not facts.written.startswith("[[")
+                and (folder := missing_folder(facts.target, tracked)) is not None):
+            groups.setdefault(folder, []).append(finding)
+    groups = {folder: members for folder, members in groups.items() if len(members) >= FOLD_MIN_LINKS}
+    if not groups:
+        return findings, 0
+    folded = {id(member) for members in groups.values() for member in members}
+    kept = [finding for finding in findings if id(finding) not in folded]
+    suppressed = 0
+    for folder, members in groups.items():
+        members.sort(key=sort_key)
+        first = members[0]
+        assert isinstance(first.facts, MissingTarget) and first.facts.target is not None
+        facts = MissingFolder(folder, first.facts.written, first.facts.target, len({m.path for m in members}),
+                              tuple(f"{m.path}:{m.line}" for m in members))
+        identity = fingerprint(ID, folder + "/", folder + "/", 0)
+        if identity in accepted:
+            suppressed += len(members)
+            continue
+        kept.append(Finding(
+            rule=first.rule, name=first.name, severity=first.severity, path=first.path, line=first.line,
+            column=first.column, end_line=first.line, message=printable_message(facts.message()),
+            subject=folder + "/", fingerprint=identity, facts=facts,
+        ))
+    return kept, suppressed
+
+
+def missing_folder(target: str, tracked: Callable[[str], bool]) -> str | None:
+    """The outermost folder on the way to `target` that the tree does not hold (None: it holds them all)."""
+    parts = target.split("/")
+    for end in range(1, len(parts)):
+        folder = "/".join(parts[:end])
+        if not tracked(folder):
+            return folder
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class MissingFolder(Facts):
+    """`folder` is not in the checked tree, and the links at `places` ("path:line", the first one
+    `written` as it is there and resolved to `target`) in `files` files point into it."""
+
+    folder: str
+    written: str
+    target: str
+    files: int
+    places: tuple[str, ...]
+
+    def message(self) -> str:
+        links = len(self.places)
+        return ngettext("{folder}/ is not in the checked tree: {links} links in {files} file point into it, "
+                        "{written} here; restore the folder, correct the links, or list it in local-paths "
+                        "when it is kept elsewhere on purpose",
+                        "{folder}/ is not in the checked tree: {links} links in {files} files point into it, "
+                        "{written} here; restore the folder, correct the links, or list it in local-paths "
+                        "when it is kept elsewhere on purpose",
+                        self.files, folder=self.folder, links=links, files=self.files, written=self.written)
 
 
 def _stand_in(written: str) -> bool:
