@@ -10,7 +10,7 @@ from kbtools import MemorySnapshot, md, run
 from kbcheck.config import config_from_mapping
 from kbcheck.findings import Report
 from kbcheck.model.document import parse_document
-from kbcheck.model.heads import head_refs
+from kbcheck.model.heads import TOP_LINES, head_refs
 from kbcheck.model.knowledge_base import KnowledgeBase
 
 WIKI = config_from_mapping({
@@ -289,6 +289,29 @@ def test_a_notes_head_gives_the_refs_of_its_whole_parse(name: str) -> None:
     assert [(r.kind, r.value) for r in head_refs(text, patterns, ("wiki",))] == whole
     if name == "frontmatter and title":
         assert ("arxiv", "2104.09864") not in whole and whole.count(("arxiv", "2208.05555")) == 3
+
+
+#: body lines that push a note past the lines its head is first looked for in (`heads.TOP_LINES`)
+_BODY = "\n".join(f"Paragraph {n} cites arXiv:2401.{n:05d}.\n" for n in range(TOP_LINES))
+#: long notes: the head is settled from the top, or the whole note is read where the top cannot tell
+LONG_HEADS = {
+    **{f"{name}, long": HEADS[name] + "\n" + _BODY for name in HEADS},
+    "a title that cites, a second level-1 heading past the top": "# RoFormer arXiv:2104.09864\n\n" + _BODY
+    + "\n\n# Appendix\n",
+    "a title that cites, alone": "# RoFormer arXiv:2104.09864\n\n" + _BODY,
+    "a fence open across the top": "```\n# arXiv:2104.09864\n" + _BODY + "\n```\n\n# Title arXiv:2006.15595\n",
+    "a frontmatter longer than the top": "---\n" + "".join(f"k{n}: arXiv:2402.{n:05d}\n" for n in range(TOP_LINES))
+    + "---\n\n# Title\n\n" + _BODY,
+    "a setext underline right past the top": "\n" * (TOP_LINES - 1) + "Title arXiv:2104.09864\n=====\n\n" + _BODY,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_HEADS))
+def test_a_long_notes_head_gives_the_refs_of_its_whole_parse(name: str) -> None:
+    text = LONG_HEADS[name]
+    patterns = KnowledgeBase(MemorySnapshot({}), WIKI).patterns  # type: ignore[arg-type]
+    whole = [(r.kind, r.value) for r in parse_document(text, patterns, roots=("wiki",)).source_refs()]
+    assert [(r.kind, r.value) for r in head_refs(text, patterns, ("wiki",))] == whole
 
 
 @pytest.mark.parametrize(("front", "stands_for"), [
