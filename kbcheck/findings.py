@@ -64,6 +64,11 @@ class Facts:
         """The message, built as a `kbcheck.i18n.Text` so that an output says it in its language."""
         raise NotImplementedError
 
+    def related(self, path: str) -> tuple[tuple[str, int], ...]:
+        """The other places (path, line) this one finding stands for, with `path` its own file:
+        SARIF's related locations (`docs/output.md`). None by default."""
+        return ()
+
     def data(self) -> dict[str, object]:
         """The fields as JSON data (`data` of a finding in `docs/output.md`)."""
         return {field.name: _json_value(getattr(self, field.name))

@@ -102,3 +102,18 @@ def test_the_baseline_accepts_the_folder_and_new_links_into_it(kb: GitRepo) -> N
     assert subjects("--all") == []
     kb.commit_files({"notes/b.md": note("../archive/z.md", "../elsewhere/w.md")}, "more links")
     assert subjects("--all") == ["elsewhere/w.md"]
+
+
+def test_sarif_gives_the_other_links_as_related_locations(kb: GitRepo) -> None:
+    import jsonschema  # type: ignore[import-untyped]
+    from test_reporters import SCHEMA
+
+    code, out, err = run_cli("check", "--all", "--format", "sarif")
+    assert code in (0, 1), err
+    log = json.loads(out)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft7Validator(schema).iter_errors(log)) == []
+    (result,) = log["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
+    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
+            for r in result["relatedLocations"]] == [("notes/a.md", 5)]

@@ -101,6 +101,14 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
     }
     if finding.fix is not None:
         result["fixes"] = [_fix(finding.path, finding.fix)]
+    if finding.facts is not None and (related := finding.facts.related(finding.path)):
+        result["relatedLocations"] = [{
+            "id": number,
+            "physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT},
+                "region": {"startLine": line},
+            },
+        } for number, (path, line) in enumerate(related)]
     return result
 
 

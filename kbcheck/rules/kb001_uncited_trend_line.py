@@ -187,6 +187,9 @@ class UncitedTrendSection(Facts):
     heading: str
     lines: tuple[int, ...]
 
+    def related(self, path: str) -> tuple[tuple[str, int], ...]:
+        return tuple((path, line) for line in self.lines)
+
     def message(self) -> str:
         return _("trend section \"{section}\" cites no source in any of its {count} trend lines "
                  "(lines {lines}); add the arXiv id, DOI, repo or card each rests on, "

@@ -298,6 +298,9 @@ class MissingFolder(Facts):
     files: int
     places: tuple[str, ...]
 
+    def related(self, path: str) -> tuple[tuple[str, int], ...]:
+        return tuple((where, int(line)) for where, _, line in (place.rpartition(":") for place in self.places[1:]))
+
     def message(self) -> str:
         links = len(self.places)
         return ngettext("{folder}/ is not in the checked tree: {links} links in {files} file point into it, "
