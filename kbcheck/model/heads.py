@@ -43,7 +43,7 @@ def head_refs(text: str, patterns: HeadingPatterns, roots: tuple[str, ...]) -> l
 
 
 #: the lines a note's head is first looked for in: its frontmatter and title are near the top
-TOP_LINES = 80
+TOP_LINES = 32
 
 
 def _from_the_top(lines: list[str], patterns: HeadingPatterns, roots: tuple[str, ...]) -> list[Ref] | None:
