@@ -12,7 +12,9 @@ address alone. Where a file near the one named exists (a case-only
 difference, `point_pillars.md` for `pointpillars.md`, `paper_note/` for
 `paper_notes/`, or the very name in another folder) the finding says
 "did you mean" and offers it as a fix; a name that differs in a digit is
-another paper, never offered.
+another paper, never offered. A wikilink to no file that names a heading of
+its own note (a table of contents written `[[Goal]]` over `## 1. Goal`) is
+offered the link to that heading, `[[#1. Goal]]`.
 
 **How links resolve.** As the knowledge base's renderer resolves them
 (`link-renderer`, found from `.obsidian/`, `mkdocs.yml` or `book.toml`, or
@@ -165,6 +167,9 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
             fix = _edit(broken, source, "[[" + name, "[[" + meant, at=broken.column)
         else:
             meant = None
+        if meant is None and (heading := _own_heading(name.split("|")[0], kb, path)) is not None:
+            meant = "#" + heading
+            fix = _edit(broken, source, "[[" + name.split("|")[0], "[[" + meant, at=broken.column)
     elif target is not None:
         found = kb.near_file(target, by_name=False)
         if found is not None:
@@ -172,6 +177,30 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
             fix = _edit(broken, source, written, meant)
     return Problem(path=path, line=broken.line, column=broken.column, facts=MissingTarget(written, target, meant=meant),
                    subject=target if target is not None else written, fix=fix)
+
+
+#: a heading's number label (`1.`, `2.1`, `3)`), which a table of contents leaves out of the link
+_NUMBER_LABEL = lazy(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
+#: characters Obsidian does not take in a link to a heading
+_NOT_IN_HEADING_LINK = frozenset("#|[]^")
+
+
+def _own_heading(name: str, kb: KnowledgeBase, path: str) -> str | None:
+    """The one heading of the linking note that a wikilink to no file names (its number label and
+    emphasis aside): a table of contents written `[[Goal]]` for `[[#1. Goal]]`."""
+    document = kb.document(path)
+    if document is None or not name.strip():
+        return None
+
+    def key(text: str) -> str:
+        return " ".join(_NUMBER_LABEL.sub("", text.replace("**", "").replace("__", "")).split()).casefold()
+
+    wanted = key(name)
+    found = {s.heading for s in document.sections if s.heading and key(s.heading) == wanted}
+    if len(found) != 1:
+        return None
+    heading = found.pop()
+    return None if _NOT_IN_HEADING_LINK & set(heading) else heading
 
 
 def _as_written(found: str, base: str, written: str, form: str, kb: KnowledgeBase) -> str:
@@ -191,7 +220,7 @@ def _edit(broken: BrokenPath, source: str, original: str, replacement: str, at: 
     here = source[column - 1:]
     for form, new in ((original, replacement), (quote(original, safe="/#?&=:@!$'()*+,;~%"), quote(replacement, safe="/#?&=:@!$'()*+,;~%"))):
         if here.startswith(form):
-            if " " in new and not source[column - 2:column - 1] == "<":
+            if " " in new and not original.startswith("[[") and not source[column - 2:column - 1] == "<":
                 new = new.replace(" ", "%20")
             return Edit(broken.line, column, form, new, _("link {target}", target=replacement))
     return None
