@@ -66,7 +66,7 @@ class Facts:
 
     def related(self, path: str) -> tuple[tuple[str, int], ...]:
         """The other places (path, line) this one finding stands for, with `path` its own file:
-        SARIF's related locations (`docs/output.md`). None by default."""
+        SARIF's related locations (`docs/output.md`); none by default."""
         return ()
 
     def data(self) -> dict[str, object]:

@@ -43,3 +43,16 @@ def test_no_heading_is_offered_when_two_match_or_a_file_is_near() -> None:
     assert [fix for _line, _message, fix in problems({"notes/challenge.md": twice})][1] is None
     near = problems({"notes/challenge.md": NOTE, "notes/goal-of-the-challenge.md": "# Goal\n"})
     assert near[0][2] == "[[goal-of-the-challenge"
+
+
+def test_a_chinese_section_label_is_left_out_as_a_number_is() -> None:
+    note = md("""
+        # 笔记
+
+        目录：[[实验结果]]
+
+        ## 二、实验结果
+
+        略。
+        """)
+    assert problems({"notes/zh.md": note})[0][2] == "[[#二、实验结果"

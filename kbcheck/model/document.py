@@ -262,6 +262,12 @@ def section_label(heading: str) -> str | None:
     return "§" + (m.group("sec") or m.group("num") or m.group("han"))
 
 
+def unlabelled(heading: str) -> str:
+    """The heading without its number label (`section_label`): `2.1. Setup` -> `Setup`, `六、结论` -> `结论`."""
+    m = _LABEL.match(heading)
+    return heading[m.end():].strip() if m else heading.strip()
+
+
 _MD: dict[tuple[bool, bool], Any] = {}
 #: levels below markdown-it's `maxNesting` (20; a list level takes two) where containers stop nesting
 _DEEP_MARGIN = 4

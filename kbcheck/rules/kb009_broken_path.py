@@ -93,6 +93,7 @@ from urllib.parse import quote
 from kbcheck.findings import Edit, Facts, Finding, Problem, fingerprint, sort_key
 from kbcheck.i18n import _, ngettext
 from kbcheck.links.local import LocalPaths
+from kbcheck.model.document import unlabelled
 from kbcheck.page_templates import is_template_path
 from kbcheck.printable import printable_message
 from kbcheck.regex import lazy
@@ -167,9 +168,9 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
             fix = _edit(broken, source, "[[" + name, "[[" + meant, at=broken.column)
         else:
             meant = None
-        if meant is None and (heading := _own_heading(name.split("|")[0], kb, path)) is not None:
+        if meant is None and (heading := _own_heading(name, kb, path)) is not None:
             meant = "#" + heading
-            fix = _edit(broken, source, "[[" + name.split("|")[0], "[[" + meant, at=broken.column)
+            fix = _edit(broken, source, "[[" + name, "[[" + meant, at=broken.column)
     elif target is not None:
         found = kb.near_file(target, by_name=False)
         if found is not None:
@@ -179,8 +180,6 @@ def _problem(path: str, base: str, broken: BrokenPath, kb: KnowledgeBase, lines:
                    subject=target if target is not None else written, fix=fix)
 
 
-#: a heading's number label (`1.`, `2.1`, `3)`), which a table of contents leaves out of the link
-_NUMBER_LABEL = lazy(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
 #: characters Obsidian does not take in a link to a heading
 _NOT_IN_HEADING_LINK = frozenset("#|[]^")
 
@@ -193,7 +192,7 @@ def _own_heading(name: str, kb: KnowledgeBase, path: str) -> str | None:
         return None
 
     def key(text: str) -> str:
-        return " ".join(_NUMBER_LABEL.sub("", text.replace("**", "").replace("__", "")).split()).casefold()
+        return " ".join(unlabelled(text.replace("**", "").replace("__", "")).split()).casefold()
 
     wanted = key(name)
     found = {s.heading for s in document.sections if s.heading and key(s.heading) == wanted}
