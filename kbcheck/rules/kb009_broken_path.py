@@ -93,7 +93,7 @@ from urllib.parse import quote
 from kbcheck.findings import Edit, Facts, Finding, Problem, fingerprint, sort_key
 from kbcheck.i18n import _, ngettext
 from kbcheck.links.local import LocalPaths
-from kbcheck.model.document import unlabelled
+from kbcheck.model.document import inline_text, unlabelled
 from kbcheck.page_templates import is_template_path
 from kbcheck.printable import printable_message
 from kbcheck.regex import lazy
@@ -187,19 +187,28 @@ _NOT_IN_HEADING_LINK = frozenset("#|[]^")
 def _own_heading(name: str, kb: KnowledgeBase, path: str) -> str | None:
     """The one heading of the linking note that a wikilink to no file names (its number label and
     emphasis aside): a table of contents written `[[Goal]]` for `[[#1. Goal]]`."""
-    document = kb.document(path)
-    if document is None or not name.strip():
-        return None
-
-    def key(text: str) -> str:
-        return " ".join(unlabelled(text.replace("**", "").replace("__", "")).split()).casefold()
-
-    wanted = key(name)
-    found = {s.heading for s in document.sections if s.heading and key(s.heading) == wanted}
+    wanted = _as_listed(name)
+    found = kb.derived(_headings_as_listed, path).get(wanted, set()) if wanted else set()
     if len(found) != 1:
         return None
-    heading = found.pop()
+    heading = next(iter(found))
     return None if _NOT_IN_HEADING_LINK & set(heading) else heading
+
+
+def _headings_as_listed(kb: KnowledgeBase, path: str) -> dict[str, set[str]]:
+    """The note's headings as written, by how a table of contents names them (`_as_listed`): worked
+    out once per file, however many of its wikilinks ask."""
+    document = kb.document(path)
+    listed: dict[str, set[str]] = {}
+    for section in document.sections if document is not None else ():
+        if section.heading:
+            listed.setdefault(_as_listed(section.heading), set()).add(section.heading)
+    return listed
+
+
+def _as_listed(heading: str) -> str:
+    """A heading as a table of contents names it: as a reader sees it, number label left out, case folded."""
+    return " ".join(unlabelled(inline_text(heading)).split()).casefold()
 
 
 def _as_written(found: str, base: str, written: str, form: str, kb: KnowledgeBase) -> str:
