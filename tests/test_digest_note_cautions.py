@@ -287,3 +287,35 @@ def test_a_name_under_another_year_or_other_separators_is_a_namesake(git_repo: G
         _said("notes/papers/is-deeper-better-only-when-shallow.md")]
     # a diary's whole dates differ: two meetings, not one work twice
     assert not _namesakes(warnings, "notes/diary/2026-05-08-reading-group-weekly-sync.md")
+
+
+def _year_table(title: str, arxiv: str, year: str) -> str:
+    """A one-README-per-paper note whose head is a table with a Year column."""
+    return (f"# {title}\n[paper link](https://arxiv.org/pdf/{arxiv})\n\n| Year | Introduction | Field |\n"
+            f"| ---- | ---- | ---- |\n| {year} | The method, in a sentence. | NLP |\n\n## Method\n\nThe method.\n")
+
+
+def test_a_year_the_paper_id_rules_out_is_a_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A year two or more away from the preprint's is the wrong year or the wrong paper link:
+    a table column (the per-paper READMEs), a frontmatter year (a wiki's source notes), a `Year:` line."""
+    wiki = "---\ntitle: Tools by Reinforcement\nyear: 2028\narxiv: '2604.11536'\n---\n\n# Tools by Reinforcement\n\nThe method.\n"
+    byline = "# Trees Everywhere\n\n**Year**: 2019\n[paper link](https://arxiv.org/pdf/2609.05678)\n\n## Method\n\nThe method.\n"
+    warnings = _cautions(git_repo, {}, {"papers/pal/README.md": _year_table("Program-Aided Models", "1709.04109", "2023"),
+                                        "notes/retool.md": wiki, "papers/trees/README.md": byline}, capsys)
+    assert [w for w in warnings["papers/pal/README.md"] if w.startswith("the note gives")] == [
+        "the note gives the year 2023, but arXiv:1709.04109 is from 2017-09: the year or the paper link is wrong"]
+    assert [w[:28] for w in warnings["notes/retool.md"] if w.startswith("the note gives")] == ["the note gives the year 2028"]
+    assert [w[:28] for w in warnings["papers/trees/README.md"] if w.startswith("the note gives")] == [
+        "the note gives the year 2019"]
+
+
+def test_a_venue_year_after_the_preprint_is_no_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A paper posted in the autumn appears at next year's venue, and one sent on 31 December is
+    numbered for January: one year from its id is no caution, nor is the id's own year, nor a table
+    whose Year column holds no year."""
+    turn = "---\nyear: 2025\narxiv: '2601.00303'\n---\n\n# Rethinking Retrieval at the Turn\n\nThe method.\n"
+    warnings = _cautions(git_repo, {}, {"notes/turn.md": turn,
+        "papers/iclr/README.md": _year_table("Length Extrapolation Biases", "2608.12409", "2027"),
+        "papers/same/README.md": _year_table("Rethinking Attention Kernels", "2609.14794", "2026"),
+        "papers/none/README.md": _year_table("Heads Everywhere Again", "2609.09999", "n/a")}, capsys)
+    assert not [w for ws in warnings.values() for w in ws if w.startswith("the note gives")]

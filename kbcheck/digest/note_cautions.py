@@ -21,6 +21,11 @@
   added it) are back-filled too (a folder of classics). A caution marks what is unusual, and what
   most of a folder's notes do is not. Nor said in a knowledge base without living documents: no
   item there is news to write up (each note is a note to read), so "not news" tells nothing.
+- **A year the id rules out**: the note gives its paper a year (frontmatter `year`, a `Year:` line or a
+  table column headed `Year` under the title, `model.particulars.stated_year`) more than
+  `YEAR_SLACK` away from its arXiv id's (a venue's year may follow its preprint's by one, and a
+  preprint sent at the year's turn is numbered for the next): the year, or the paper link, is wrong. Not said beside an id under two titles, which says
+  the id may be wrong already.
 - **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
   `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
   the back-fill caution does not already say it): its text is not its author's reading.
@@ -40,6 +45,7 @@ from kbcheck.evidence.discussed import SEPARATORS
 from kbcheck.evidence.head import FILE_YEAR
 from kbcheck.model.document import file_title
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
+from kbcheck.model.particulars import stated_year
 from kbcheck.regex import lazy
 
 if TYPE_CHECKING:
@@ -59,6 +65,9 @@ _TWINS_SHOWN = 2
 HABIT_SHARE = 0.5
 #: ... and at least this many of them are dated (fewer tell no habit)
 HABIT_NOTES = 5
+#: a paper's year may differ from its id's by one (an ICLR paper posted the autumn before; a
+#: preprint sent on 31 December is numbered for January); by more, the year or the id is wrong
+YEAR_SLACK = 1
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
@@ -143,6 +152,8 @@ class NoteCautions:
         out, same = self._twins(item, sole, lang) if sole is not None else ([], [])
         # an id another note claims under another title may be the wrong paper's: no date is read from it
         backfilled = None if out else self._backfilled(item, sole, lang)
+        if not out and sole is not None:
+            out += self._year_off(item.path, sole, lang)
         out += same
         if not out and item.change == ADDED and item.copy_of is None:
             out += self._namesakes(item, lang, copies)
@@ -171,6 +182,18 @@ class NoteCautions:
         # a second note under the same title: the same paper noted twice (a copy, a note filed twice)
         second = [say(lang, "caution.same_paper", id=display, others=_shown(copies))] if copies else []
         return [], second
+
+    def _year_off(self, path: str, sole: str, lang: str) -> list[str]:
+        """The caution of a year the note gives its paper that its arXiv id rules out (module docstring)."""
+        from kbcheck.digest.items import front_fields
+        from kbcheck.digest.placement import paper_month
+
+        published = paper_month(sole) if _ARXIV.match(sole) else None
+        doc = self.kb.document(path)
+        year = stated_year(doc, front_fields(self.kb, path)) if published is not None and doc is not None else None
+        if year is None or published is None or abs(year - published.year) <= YEAR_SLACK:
+            return []
+        return [say(lang, "caution.year_off", year=year, id=f"arXiv:{sole}", published=published.strftime("%Y-%m"))]
 
     def _namesakes(self, item: Item, lang: str, copies: Sequence[str]) -> list[str]:
         """The caution of the other notes under the item's file name, when that name names one work."""
