@@ -359,3 +359,23 @@ def test_one_work_notes_is_read_from_the_configuration(tmp_path: Path) -> None:
 
     (tmp_path / ".kbcheck.toml").write_text('one-work-notes = ["notes/**"]\n', encoding="utf-8")
     assert load_config(tmp_path).one_work_notes == ("notes/**",)
+
+
+POINT_SOURCE = "## Background\n\n- The file format: columnar.\n  References: [the format's docs](https://example.org/format)\n"
+
+
+def test_a_source_line_under_one_point_leaves_the_work_the_head_names() -> None:
+    """A note that opens with its post's address and cites a reference for one point further down
+    is still about the post: the `References:` line is the source of its own point."""
+    head = "https://example.org/blog/sparse-routing\n\nA summary of the post.\n\n" + POINT_SOURCE
+    assert found(run(_guide(head), select={"KB005"})) == []
+    kb = KnowledgeBase(MemorySnapshot({GUIDE: head + BODY}), Config())  # type: ignore[arg-type]
+    doc = kb.document(GUIDE)
+    assert doc is not None
+    assert one_work(doc, kb.resolve(GUIDE)).shapes == ("head-link",)
+
+
+def test_a_source_line_still_counts_against_a_head_that_names_several_works() -> None:
+    head = ("https://example.org/blog/sparse-routing\n\nhttps://example.org/blog/dense-routing\n\n"
+            "Two posts compared.\n\n" + POINT_SOURCE)
+    assert [f[3] for f in found(run(_guide(head), select={"KB005"}))] == ["4.2%"]

@@ -23,7 +23,9 @@ sources already (`Document.source_refs`):
   `1953-equation-of-state-calculations.md` under `# Equation of State
   Calculations`); a dated file (`2024-05-01-meeting.md`) is a diary, not a work;
 - `source-line`: a line anywhere that opens with a source label (`参考：`,
-  `Source:`, `主要来源：`) names it;
+  `Source:`, `主要来源：`) names it, when the head (its lines and frontmatter) names no work
+  alone; below a head that names one, it is the source of its own point (`References: …`
+  under one item), and the head's work stands;
 - `one-work-notes`: the configuration says the notes at this path are each about
   one work (`one-work-notes`, proposed by `kbcheck init` for a folder whose notes
   mostly name their work at the head): the title heading names it when no other
@@ -40,7 +42,8 @@ sources already (`Document.source_refs`):
 
 All the shapes a note shows together must name exactly one work: a head that
 cites two papers, or links a paper's page and a blog post, or a `Source:` line
-listing three inputs, names none. Only notes with one source (guides) are read so; a living document or a
+listing three inputs, names none (a head naming one work stands beside a
+source line further down, as said above). Only notes with one source (guides) are read so; a living document or a
 brief that lists its inputs at the top still needs a source beside each number.
 """
 
@@ -160,24 +163,21 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
             shapes.append("head-link")
             citations.extend(found[0])
             links.extend(found[1])
-    lines = [i for b in doc.blocks if SOURCE_LINE.match(b.text) and doc.sections[b.section].role is None
-             for i in (b.index, *(d.index for d in doc.descendants(b)))]
-    found = _sources(resolved, lines)
-    if found[0] or found[1]:
-        shapes.append("source-line")
-        citations.extend(found[0])
-        links.extend(found[1])
     front_named = _front_source(front or {})
     if front_named:
         shapes.append("front-source")
-    works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
-    papers = {(kind, value) for kind, value in works if kind in _WORK_IDS}
-    if len(papers) == 1:
-        # beside one paper's id, the other links are its companions: code, project page, slides
-        works = papers
-    elif any(kind != "repo" for kind, _ in works):
-        # a code repository beside the paper's page is the paper's code (`**代码**: [GitHub](…)`)
-        works = {(kind, value) for kind, value in works if kind != "repo"}
+    works = _works(citations, links)
+    if len(works) != 1 or front_named:
+        # a source line further down names the note's work only when its head names none: below a
+        # head that names one, it is the source of its own part (`References: …` under one point)
+        lines = [i for b in doc.blocks if SOURCE_LINE.match(b.text) and doc.sections[b.section].role is None
+                 for i in (b.index, *(d.index for d in doc.descendants(b)))]
+        found = _sources(resolved, lines)
+        if found[0] or found[1]:
+            shapes.append("source-line")
+            citations.extend(found[0])
+            links.extend(found[1])
+        works = _works(citations, links)
     if len(works) == 1:
         return Head(tuple(shapes), tuple(citations), tuple(links))
     name = named or front_named
@@ -190,6 +190,18 @@ def one_work(doc: Document, resolved: Resolved, front: dict[str, object] | None 
     if works or len(name) < _MIN_TITLE:
         return NO_WORK
     return Head(tuple(shapes), (), (Link("work", name, at, 1),))
+
+
+def _works(citations: list[Citation], links: list[Link]) -> set[tuple[str, str]]:
+    """The works these sources name: beside one paper's id, the other links are its companions (code,
+    project page, slides); a code repository beside the paper's page is the paper's code."""
+    works = {(c.kind, c.id) for c in citations} | {(x.kind, x.target) for x in links}
+    papers = {(kind, value) for kind, value in works if kind in _WORK_IDS}
+    if len(papers) == 1:
+        return papers
+    if any(kind != "repo" for kind, _ in works):
+        return {(kind, value) for kind, value in works if kind != "repo"}
+    return works
 
 
 def _file_title(doc: Document, path: str) -> str:

@@ -23,7 +23,8 @@ lines under the title, or above it on the note's first lines, that link or cite 
 (`arXiv: …` bold or not, `> ICML 2025. doi:…`, a line of links alone; above the title,
 a web address alone over `---`, which markdown reads as a heading, is such a line
 too); a `参考：` / `Source:` / `主要来源：` line
-anywhere; frontmatter `source`,
+anywhere (below a head that names one work, such a line is the source of its own point only);
+frontmatter `source`,
 `resource`, `paper` or `pdf`; the title heading alone (its file name, in a note whose
 first heading is not of level 1), in a note that
 `one-work-notes` in the configuration says is about one work (`kbcheck init`
