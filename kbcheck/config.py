@@ -503,17 +503,16 @@ def _strings(value: object, key: str, where: str) -> tuple[str, ...]:
 
 
 def _check_glob(glob: str, key: str, where: str) -> None:
-    import pathspec
+    from kbcheck.globs import glob_error
 
     _check_length(glob, _("a glob of {key}", key=repr(key)), where)
     if ".." in glob.replace("\\", "/").split("/"):
         _fail(_("glob {glob} in {key} in {where} leaves the repository ('..' is not allowed in globs)",
                 glob=_quote(glob), key=repr(key), where=where))
-    try:
-        pathspec.PathSpec.from_lines("gitignore", [glob])
-    except (ValueError, re.error) as exc:  # pathspec's pattern error is a ValueError
+    reason = glob_error(glob)
+    if reason is not None:
         _fail(_("invalid glob {glob} in {key} in {where}: {reason}", glob=_quote(glob), key=repr(key), where=where,
-                reason=str(exc)))
+                reason=reason))
 
 
 def _globs(value: object, key: str, where: str) -> tuple[str, ...]:
