@@ -222,8 +222,20 @@ def test_a_value_that_is_not_plain_data_is_skipped(git_dir: Path) -> None:
     cache.put(blob(1, "ff"), lambda: None)
     cache.put(blob(2, "ff"), (lambda: None).__code__)  # marshal would write a code object
     cache.put(blob(3, "ff"), {"nested": [object()]})
+    cache.put(blob(4, "ff"), {"deep": [(1, {"code": (lambda: None).__code__})]})  # marshal writes it too
+    cycle: list[object] = []
+    cycle.append(cycle)
+    cache.put(blob(5, "ff"), cycle)
     cache.flush()  # no exception, no temp file left behind
     assert files_under(cache_root(git_dir)) == []
+
+
+def test_plain_data_of_any_depth_is_kept(git_dir: Path) -> None:
+    value = {"a": [(1, 2.5, None, True, b"x", frozenset({"y"}))], "b": {"c": ({"d": [[["e"]]]},)}}
+    cache = BlobCache(git_dir, "doc", "1.0")
+    cache.put(blob(1, "ff"), value)
+    cache.flush()
+    assert BlobCache(git_dir, "doc", "1.0").get(blob(1, "ff")) == value
 
 
 def test_namespace_cannot_leave_the_cache(git_dir: Path) -> None:

@@ -15,6 +15,7 @@ fields; a name it does not list reads back as a ValueError (a cache miss).
 from __future__ import annotations
 
 import dataclasses
+import operator
 import types
 import typing
 from collections.abc import Callable
@@ -93,15 +94,21 @@ def _dataclass_converters(cls: type) -> tuple[Convert, Convert]:
     hints = _hints(cls)
     names = tuple(f.name for f in dataclasses.fields(cls) if f.init)
     pairs = [_converters(hints[name]) for name in names]
-    dumps = tuple(zip(names, (dump for dump, _ in pairs)))
     loads = tuple(load for _, load in pairs)
-
-    def dump(value: Any) -> tuple[Any, ...]:
-        return tuple(convert(getattr(value, name)) for name, convert in dumps)
-
     size = len(loads)
     # only the fields that nest are converted: most are atoms, stored as they are
     nested = tuple((place, convert) for place, convert in enumerate(loads) if convert is not _same)
+    nested_dumps = tuple((place, dump) for place, (dump, _) in enumerate(pairs) if dump is not _same)
+    fields = operator.attrgetter(*names) if size > 1 else (lambda value: (getattr(value, names[0]),)) if size else (
+        lambda value: ())
+
+    def dump(value: Any) -> tuple[Any, ...]:
+        if not nested_dumps:
+            return fields(value)
+        values = list(fields(value))
+        for place, convert in nested_dumps:
+            values[place] = convert(values[place])
+        return tuple(values)
 
     def load(data: Any) -> Any:
         if not isinstance(data, tuple) or len(data) != size:
