@@ -319,3 +319,26 @@ def test_a_venue_year_after_the_preprint_is_no_caution(git_repo: GitRepo, capsys
         "papers/same/README.md": _year_table("Rethinking Attention Kernels", "2609.14794", "2026"),
         "papers/none/README.md": _year_table("Heads Everywhere Again", "2609.09999", "n/a")}, capsys)
     assert not [w for ws in warnings.values() for w in ws if w.startswith("the note gives")]
+
+
+DRAFT = ("C++11 brought a memory model into the standard library, so that threads sharing memory behave the same "
+         "on every processor.")
+
+
+def test_a_paragraph_written_twice_is_a_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A draft that pasted a paragraph twice (as English prose, and as Chinese prose)."""
+    chinese = "可以在高级语言层面控制多处理器中多线程共享内存的交互，从而在语言层面忽略编译器和处理器架构的差异。"
+    english = f"# Memory model\n\n{DRAFT}\n\nThe model names orders.\n\n{DRAFT}\n"
+    zh = f"# 内存模型\n\n{chinese}\n\n内存序有六种。\n\n{chinese}\n"
+    warnings = _cautions(git_repo, {}, {"notes/model.md": english, "notes/zh.md": zh}, capsys)
+    assert [w for w in warnings["notes/model.md"] if w.startswith("line")] == [
+        "line 7 repeats the paragraph of line 3 word for word: a paste to tidy up?"]
+    assert [w[:7] for w in warnings["notes/zh.md"] if w.startswith("line")] == ["line 7 "]
+
+
+def test_short_lines_formulas_and_near_repeats_are_no_caution(git_repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
+    formula = r"[ V^\pi(s) = \sum_{a \in A} \pi(a | s) \left[ R(s, a) + \gamma \sum_{s'} P(s' | s, a) V^\pi(s') \right] ]"
+    text = (f"# Notes\n\nSee the section above.\n\n{formula}\n\n{DRAFT}\n\n## Recap\n\nSee the section above.\n\n"
+            f"{formula}\n\n{DRAFT.replace('every', 'any')}\n")
+    warnings = _cautions(git_repo, {}, {"notes/recap.md": text}, capsys)
+    assert not [w for w in warnings["notes/recap.md"] if w.startswith("line")]

@@ -26,6 +26,9 @@
   `YEAR_SLACK` away from its arXiv id's (a venue's year may follow its preprint's by one, and a
   preprint sent at the year's turn is numbered for the next): the year, or the paper link, is wrong. Not said beside an id under two titles, which says
   the id may be wrong already.
+- **A paragraph written twice**: a paragraph of at least `REPEATED_WORDS` words (a CJK word per
+  two characters) that the note writes again word for word (spaces aside) further down: a paste
+  or a draft to tidy up. Short lines (`See above.`) and formulas written as text repeat on purpose.
 - **Unread**: the note says it was not read (`read_status: unread`, `reading_status: TBD`,
   `status: to-read`) or marks itself possibly outdated (`possibly_outdated: true`, said only when
   the back-fill caution does not already say it): its text is not its author's reading.
@@ -43,7 +46,7 @@ from kbcheck.digest.moves import INDEX_STEMS, work_key
 from kbcheck.digest.phrases import plural, say
 from kbcheck.evidence.discussed import SEPARATORS
 from kbcheck.evidence.head import FILE_YEAR
-from kbcheck.model.document import file_title
+from kbcheck.model.document import file_title, word_count
 from kbcheck.model.knowledge_base import BRIEF, GUIDE
 from kbcheck.model.particulars import stated_year
 from kbcheck.regex import lazy
@@ -68,6 +71,10 @@ HABIT_NOTES = 5
 #: a paper's year may differ from its id's by one (an ICLR paper posted the autumn before; a
 #: preprint sent on 31 December is numbered for January); by more, the year or the id is wrong
 YEAR_SLACK = 1
+#: a paragraph this long written twice is a paste, not a refrain (`Conclusion: see above.` may repeat)
+REPEATED_WORDS = 12
+#: a formula written as text (`[ V^\pi(s) = \sum … ]`) is restated on purpose, as a derivation does
+_FORMULA = lazy(r"\\[A-Za-z]+")
 _ARXIV = lazy(r"^\d{4}\.\d{4,5}$")
 
 
@@ -161,7 +168,21 @@ class NoteCautions:
             out.append(backfilled)
         if not item.stub:  # an empty note's reason says there is nothing in it to read or cite
             out += self._unread(item, lang, bool(backfilled))
+        out += self._repeated(item.path, lang)
         return out
+
+    def _repeated(self, path: str, lang: str) -> list[str]:
+        """The caution of the first paragraph the note writes twice, word for word (module docstring)."""
+        doc = self.kb.document(path)
+        first: dict[str, int] = {}
+        for block in doc.blocks if doc is not None else ():
+            if block.kind != "paragraph" or word_count(block.text) < REPEATED_WORDS or _FORMULA.search(block.text):
+                continue
+            text = " ".join(block.text.split())
+            if text in first:
+                return [say(lang, "caution.repeated", line=block.line, first=first[text])]
+            first[text] = block.line
+        return []
 
     def _twins(self, item: Item, sole: str, lang: str) -> tuple[list[str], list[str]]:
         """The cautions of the other notes on the item's paper: those under another title (one names

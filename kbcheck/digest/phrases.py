@@ -107,6 +107,7 @@ _PHRASES: dict[str, str] = {
     "caution.still_linked_old": "still linked at its old path {old} from {linkers}: those links now lead nowhere",
     "caution.copied": ("copied in this range: {copies}, the same text but for a line or two; one of them may be "
                        "enough"),
+    "caution.repeated": "line {line} repeats the paragraph of line {first} word for word: a paste to tidy up?",
     "caution.year_off": ("the note gives the year {year}, but {id} is from {published}: the year or the paper "
                          "link is wrong"),
     "caution.backfilled_note": ("back-filled: the paper is from {published}, noted {noted} (more than {years} year{s} "
