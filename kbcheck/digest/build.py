@@ -152,8 +152,7 @@ def build_digest(repo: Repository, config: Config, base: str, head: str, *, lang
     index = FindingIndex(head_findings)
     head_date = git.commit_date(repo, head)
     added_days = AddedDays(repo, base, head)
-    note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days, AddedDays(repo, None, head),
-                                 living=bool(head_docs))
+    note_cautions = NoteCautions(head_kb, config, as_date(head_date), added_days, AddedDays(repo, None, head))
     copies = NearCopies(head_kb, lambda path: base_kb.snapshot.blob_id(path) is not None, added_days)
     contradictions = Contradictions(head_kb)
     pages = NewPages(head_kb)

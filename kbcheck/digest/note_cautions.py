@@ -19,8 +19,8 @@
   than half of the other dated notes filed in the note's folder (`moves.note_folder`; at least
   five of them, dated as above, a note older than the range by the history's first commit that
   added it) are back-filled too (a folder of classics). A caution marks what is unusual, and what
-  most of a folder's notes do is not. Nor said in a knowledge base without living documents: no
-  item there is news to write up (each note is a note to read), so "not news" tells nothing.
+  most of a folder's notes do is not. Said in a knowledge base without living documents too: a
+  note there is a note to read, and its reader wants to know the paper is old.
 - **A year the id rules out**: the note gives its paper a year (frontmatter `year`, a `Year:` line or a
   table column headed `Year` under the title, `model.particulars.stated_year`) more than
   `YEAR_SLACK` away from its arXiv id's (a venue's year may follow its preprint's by one, and a
@@ -100,10 +100,8 @@ class NoteCautions:
     """What reading the knowledge base's notes tells about a changed one (module docstring)."""
 
     def __init__(self, kb: KnowledgeBase, config: Config, head_day: dt.date | None,
-                 added: AddedDays | None = None, history: AddedDays | None = None, *, living: bool = True) -> None:
+                 added: AddedDays | None = None, history: AddedDays | None = None) -> None:
         self.kb = kb
-        #: the knowledge base has living documents at head: only then is an item news (module docstring)
-        self.living = living
         self.config = config
         self.head_day = head_day
         #: the day each file was first added in the range, and in the whole history (`chronology.AddedDays`)
@@ -231,7 +229,7 @@ class NoteCautions:
         return [say(lang, "caution.namesake", others=_shown(others))] if others else []
 
     def _backfilled(self, item: Item, sole: str | None, lang: str) -> str | None:
-        if not self.living or item.change != ADDED or sole is None or not _ARXIV.match(sole):
+        if item.change != ADDED or sole is None or not _ARXIV.match(sole):
             return None
         dates = self._dates(item.path, sole, self.added)
         if dates is None or not self._older(*dates) or self._habitual(item.path):
