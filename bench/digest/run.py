@@ -198,21 +198,26 @@ def tally_sheet(sheet: Path) -> str:
         judged = [r for r in rows_ if r.get(column) is not None]
         return f"{sum(1 for r in judged if r[column])} of {len(judged)}"
 
+    def count(row: dict[str, Any], column: str) -> int:
+        """A list column's length, on the sheet as drawn or as committed (its text left out: `<column>_count`)."""
+        return len(row[column]) if column in row else int(row.get(f"{column}_count") or 0)
+
     increments = [r for r in rows if r["class"] == "increment"]
-    placed = [r for r in increments if r["suggested"]]
+    placed = [r for r in increments if count(r, "suggested")]
     needed = [r for r in rows if r.get("new_page_needed")]
     expected = sum(int(r.get("cautions_expected") or 0) for r in rows)
     caught = sum(int(r.get("cautions_caught") or 0) for r in rows)
     false = sum(int(r.get("cautions_false") or 0) for r in rows)
-    shown = sum(len(r["cautions"]) for r in rows)
+    shown = sum(len(r["cautions"]) if "cautions" in r else int(r.get("cautions_shown") or 0) for r in rows)
     lines = [f"{len(rows)} items ({', '.join(f'{k} {v}' for k, v in sorted(Counter(r['variant'] for r in rows).items()))})",
              f"  class agrees: {share('class_agrees', rows)}",
              f"  placement accepted: {share('placement_accepted', placed)} increments with a suggestion",
              f"  new page proposed where needed: {share('new_page_proposed', needed)}",
              f"  key points usable: {share('key_points_usable', rows)}",
              f"  cautions caught: {caught} of {expected} a hand-written brief gives; false: {false} of {shown} shown",
-             f"  length: {sum(len(r['cautions']) + len(r['suggested']) + len(r['related']) + 4 for r in rows)} "
-             "lines for these items (title, reason, key points, ids + the lists)"]
+             *([f"  length: {sum(len(r['cautions']) + len(r['suggested']) + len(r['related']) + 4 for r in rows)} "
+                "lines for these items (title, reason, key points, ids + the lists)"] if all("related" in r for r in rows)
+               else [])]
     return "\n".join(lines)
 
 
