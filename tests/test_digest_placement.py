@@ -220,3 +220,21 @@ def test_the_chinese_brief_has_the_place_the_related_material_and_the_actions(di
     assert actions.strip().splitlines()[0].startswith("1. §2.1 请求路由 新增 arXiv:2610.02076")
     assert "- 采集回填的老论文卡片 1 张（采集机制产物，非研究增量）：arXiv:1706.03762" in markdown
     assert '⚠⚠ 同名歧义：标题里的 "Jev" 在库内另指 typesafe/jev' in markdown
+
+
+def test_a_new_repo_card_is_related_to_the_same_owner_cards(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Cards are filed as `owner-name.md`; an owner's name may hold a hyphen, so the card's own id
+    says whose it is: `recursive-oss-rec.md` (recursive-oss/rec) is the new card's owner's, and
+    `recursive-labs-kit.md` (recursive-labs/kit), filed under the same first word, is not."""
+    def card(repo: str) -> str:
+        return f"---\nrepo: {repo}\nstars: 10\n---\n\n# {repo}\n\n一个推理调度工具。\n"
+
+    git_repo.write_many({LIVING: SERVING, "organized/repo_cards/4572-recursive-oss-rec.md": REC,
+                         "organized/repo_cards/4573-recursive-labs-kit.md": card("recursive-labs/kit")})
+    base = git_repo.commit_all("base", author="tom")
+    git_repo.write_many({"organized/repo_cards/4574-recursive-oss-plan.md": card("recursive-oss/plan")})
+    git_repo.commit_all("new card", author="tom")
+    item = _item(_json(base, capsys), "organized/repo_cards/4574-recursive-oss-plan.md")
+    owned = [r["path"] for r in item["related"] if r["why"].startswith("same owner")]
+    assert owned == ["organized/repo_cards/4572-recursive-oss-rec.md"]
+    assert {"path": "organized/repo_cards/4572-recursive-oss-rec.md", "why": "same owner (recursive-oss)"} in item["related"]
