@@ -786,7 +786,8 @@ _COMMENTS = {
     "uncertainty-markers": "a block holding one of these is exempt from KB005 and KB006",
     "volatile-fields": "card fields whose change alone is a refresh, not new material (digest)",
     "low-citation-threshold": "the digest warns about papers with fewer citations than this",
-    "backfill-age-years": "a new paper card whose paper is older than this at its collection date is the collector back-filling (a review item)",
+    "backfill-age-years": ("a new paper card whose paper is older than this at its collection date is the collector back-filling "
+                           "(a review item); a new note on such a paper gets a back-filled caution"),
     "restored-age-years": ("a new note dated more than this before the commit that added it is restored "
                            "material, not news (a review item)"),
     "scope-categories": "paper categories the digest treats as in scope; empty: every category",
