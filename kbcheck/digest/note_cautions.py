@@ -24,8 +24,8 @@
 - **A year the id rules out**: the note gives its paper a year (frontmatter `year`, a `Year:` line or a
   table column headed `Year` under the title, `model.particulars.stated_year`) more than
   `YEAR_SLACK` away from its arXiv id's (a venue's year may follow its preprint's by one, and a
-  preprint sent at the year's turn is numbered for the next): the year, or the paper link, is wrong. Not said beside an id under two titles, which says
-  the id may be wrong already.
+  preprint sent at the year's turn is numbered for the next): the year, or the paper link, is
+  wrong. Not said beside an id under two titles, which says the id may be wrong already.
 - **A paragraph written twice**: a paragraph of at least `REPEATED_WORDS` words (a CJK word per
   two characters) that the note writes again word for word (spaces aside) further down: a paste
   or a draft to tidy up. Short lines (`See above.`) and formulas written as text repeat on purpose.
