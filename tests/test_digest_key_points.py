@@ -114,6 +114,20 @@ def test_placeholders_and_template_text_are_no_key_points(git_repo, capsys) -> N
         "The verifier accepts the longest correct prefix of the draft.")
 
 
+def test_task_boxes_are_no_key_points_unless_the_note_is_nothing_else(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A draft that opens with its to-do list: the plans are not what it says; a reading schedule
+    written as task boxes and nothing else is what it holds."""
+    draft = ("# Quick notes\n\n## TODO\n\n- [ ] how does the allocator change the code?\n- [x] read the manual\n\n"
+             "## Notes\n\nStatic locals are initialised once, safely across threads, since C++11.\n")
+    assert _note(git_repo, draft, capsys)["key_points"] == (
+        "Static locals are initialised once, safely across threads, since C++11.")
+
+
+def test_a_note_of_task_boxes_alone_keeps_them(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    schedule = "# Schedule\n\n- [ ] Chapter 1, light transport\n- [ ] Chapter 2, path tracing\n"
+    assert _note(git_repo, schedule, capsys)["key_points"].startswith("Chapter 1, light transport")
+
+
 @pytest.mark.parametrize("text", [
     "TODO", "tbd.", "xxx", "（待补充）", "[暂无]", "…", "<paper title>", "{summary}", "TODO: add the table",
     "(Include the formulas and a diagram)",

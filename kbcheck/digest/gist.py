@@ -248,10 +248,14 @@ def key_text(document: Document | None, text: str, limit: int) -> str:
     abstract's (`Abstract`, `Overview`, `摘要`…) or first substantive paragraphs, and when the note
     has a method section that text does not reach, that text cut to half the room and the method's
     first paragraph after it (an abstract or an introduction opens with the background, not with
-    what the work does). Bylines and template text are never key points."""
-    candidates = [(block, shown) for block, shown in _prose_blocks(document, text)
-                  if not BYLINE.match(shown) and not is_placeholder(shown, block)]
-    quoted = _quoted_bylines(text.split("\n")) if candidates else set()
+    what the work does). Bylines and template text are never key points, nor task boxes (`- [ ] …`:
+    a plan, or a chore done) unless the note is nothing else (a reading schedule)."""
+    lines = text.split("\n")
+    written = [(block, shown) for block, shown in _prose_blocks(document, text)
+               if not BYLINE.match(shown) and not is_placeholder(shown, block)]
+    candidates = [(block, shown) for block, shown in written
+                  if not (block.kind == "list_item" and _TASK.match(lines[block.line - 1]))] or written
+    quoted = _quoted_bylines(lines) if candidates else set()
     # when a quoted byline is all the note says, what it names (`论文：…`) is its key point
     blocks = [(block, shown) for block, shown in candidates if block.line not in quoted] or candidates
     if not blocks or document is None:
