@@ -238,6 +238,10 @@ _DATA_CELL = 32
 _ROW_OPERANDS = 4
 
 
+#: what joins a table row's cells in its block's text (`Block.cells`)
+CELL_SEPARATOR = " | "
+
+
 def row_change(before: str, written: str, value: float) -> bool:
     """A percent change (`+3.1%`, `(-25%)`) or a gap in points that the author worked out from two
     numbers written before it in its table row (`before`: the row's cells up to the change).
@@ -246,13 +250,13 @@ def row_change(before: str, written: str, value: float) -> bool:
     points = written.rstrip().endswith(("pp", "个百分点"))
     if not (points or written.rstrip().endswith(("%", "％"))) or re.search(r"\d\s?[-–~～到至]\s?\d", written):
         return False
-    cells = before.split(" | ")
+    cells = before.split(CELL_SEPARATOR)
     if len(cells[-1]) > _DATA_CELL or not (points or written[:1] in "+-−" or cells[-1].rstrip().endswith("(")):
         return False
     digits = re.search(r"\d+(?:\.(\d+))?", written)
     decimals = len(digits.group(1) or "") if digits else 0
     tolerance = 0.5 * 10.0**-decimals + 1e-9
-    data = " | ".join(cell for cell in cells if len(cell) <= _DATA_CELL)
+    data = CELL_SEPARATOR.join(cell for cell in cells if len(cell) <= _DATA_CELL)
     found = [(float(m.group(1)), bool(m.group(2))) for m in _ROW_NUMBER.finditer(data)][-_ROW_OPERANDS:]
     target = abs(value)
     for i, (a, a_percent) in enumerate(found):

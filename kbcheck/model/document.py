@@ -29,7 +29,14 @@ from urllib.parse import unquote
 
 from kbcheck.model.citations import Ref, scan_code_span, scan_href, scan_prose, scan_wikilinks
 from kbcheck.model.claims import ClaimNumber, numeric_values, tagged_claims
-from kbcheck.model.described import example_heading, leads_example, leads_requirement, requirement_heading, row_change
+from kbcheck.model.described import (
+    CELL_SEPARATOR,
+    example_heading,
+    leads_example,
+    leads_requirement,
+    requirement_heading,
+    row_change,
+)
 from kbcheck.model.disables import ALL, BLOCK, ENABLE, FILE, Directive, UnreadComment, comments_in, read_comment, with_reach
 from kbcheck.model.particulars import FRONT_KEY
 from kbcheck.model.reckoning import introduces_supposition
@@ -134,6 +141,10 @@ class Block:
     exempted_links: list[tuple[int, int]] = field(default_factory=list)
     #: an ordered list item's number as written (`4` for `4. …`), else ""
     ordinal: str = ""
+
+    def cells(self) -> list[str]:
+        """A table row's cells, as its text holds them (joined by `CELL_SEPARATOR`)."""
+        return self.text.split(CELL_SEPARATOR)
 
 
 @dataclass
@@ -696,7 +707,7 @@ class _Builder:
         for start, _end, written, number, card_field, tags in found:
             if in_references and card_field is None:
                 tags += ("reference-title",)
-            if row is not None and row_change(row + " | " + masked[:start], written, number):
+            if row is not None and row_change(row + CELL_SEPARATOR + masked[:start], written, number):
                 tags += ("row-change",)
             if block.index in self.code_next and abs(number) in self.code_next[block.index].values:
                 tags += ("own-measurement",)
@@ -814,7 +825,7 @@ class _Builder:
             elif t == "tr_close":
                 table_row = None
             elif t == "inline" and table_row is not None:
-                self.add_inline(table_row, tok, separator=" | ")
+                self.add_inline(table_row, tok, separator=CELL_SEPARATOR)
             elif t in ("bullet_list_open", "ordered_list_open"):
                 inherited = self.listed[-1] if self.listed else ()
                 self.listed.append(tuple(dict.fromkeys((*inherited, *self._brought_in()))))

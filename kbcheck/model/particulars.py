@@ -50,7 +50,6 @@ _YEAR_CELL = lazy(rf"[\s*_]*(?:{YEAR_LABEL})[\s*_]*", re.IGNORECASE)
 _YEAR_VALUE = lazy(r"[\s*_]*((?:19|20)\d\d)(?!\d)")
 #: the blocks of a note's head read for its year: the title's section, a few lines
 _HEAD_BLOCKS = 12
-_CELL = " | "
 
 
 def stated_year(doc: Document, front: Mapping[str, object] | None) -> int | None:
@@ -72,7 +71,7 @@ def stated_year(doc: Document, front: Mapping[str, object] | None) -> int | None
         elif (line := _YEAR_LINE.match(block.text)) is not None:
             return int(line.group(1))
         elif block.kind == "table_header" and at + 1 < len(blocks) and blocks[at + 1].kind == "table_row":
-            header, row = block.text.split(_CELL), blocks[at + 1].text.split(_CELL)
+            header, row = block.cells(), blocks[at + 1].cells()
             column = next((i for i, cell in enumerate(header) if _YEAR_CELL.fullmatch(cell)), None)
             if column is not None and column < len(row) and (cell := _YEAR_VALUE.match(row[column])):
                 return int(cell.group(1))
