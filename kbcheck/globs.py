@@ -22,8 +22,10 @@ _LITERAL_START = re.compile(r"\^((?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9])*)")
 _ESCAPE = re.compile(r"\\(.)")
 
 
+@lru_cache(maxsize=1024)
 def _to_regex(glob: str) -> tuple[str | None, bool | None]:
-    """pathspec's expression for one gitignore glob and whether it includes (None: a blank or a comment)."""
+    """pathspec's expression for one gitignore glob and whether it includes (None: a blank or a comment);
+    kept, as the configuration's check and the glob set both translate each glob."""
     from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern  # what PathSpec's "gitignore" reads
 
     regex, include = GitIgnoreBasicPattern.pattern_to_regex(glob)

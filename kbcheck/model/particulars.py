@@ -7,8 +7,9 @@ work (a byline: `Authors:`, `**会议**: ACL 2025`, `> 期刊：…`, `> 论文�
 headed as the work's information (`## 基本信息`, `## Paper Info`). The labels
 are BibTeX's fields for a work's makers and venue and their usual Chinese
 names; a label alone (`领域：`, `Tags:`) says nothing about a work. The year a
-note gives its work (`stated_year`) is read with the same words, for the digest's
-caution on a year the paper's id rules out.
+note gives its work (`stated_year`: BibTeX's `year`, `年份`, in a byline, the
+frontmatter or a table's header) is read here too, for the digest's caution on a
+year the paper's id rules out.
 """
 
 from __future__ import annotations
